@@ -1,0 +1,288 @@
+#include "core/problem_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace rescue {
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+void require_finite(double v, const std::string& what) {
+  if (!std::isfinite(v)) fail(Status::NonFinite, what + " must be finite (got " + fmt(v) + ")");
+}
+
+}  // namespace
+
+const std::vector<std::string>& strategy_names() {
+  // The engine's strategy factory builds exactly these (checked by a test).
+  static const std::vector<std::string> names = {"random", "cost-aware-random"};
+  return names;
+}
+
+// ---- FidelitySpec ---------------------------------------------------------------------
+
+double FidelitySpec::unit(double s) const {
+  if (upper <= lower) return 1.0;
+  return (s - lower) / (upper - lower);
+}
+
+int FidelitySpec::level_index(double s) const {
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    if (levels[i] == s) return static_cast<int>(i);
+  return -1;
+}
+
+bool FidelitySpec::valid(double s) const {
+  if (!std::isfinite(s)) return false;
+  if (discrete) return level_index(s) >= 0;
+  return s >= lower && s <= upper;
+}
+
+// ---- ProblemSpec setters ---------------------------------------------------------------
+
+void ProblemSpec::check_new_name(const std::string& name, const char* what) const {
+  if (name.empty()) fail(Status::InvalidArgument, std::string(what) + " name must not be empty");
+  if (name.find_first_of("\n\r\t") != std::string::npos)
+    fail(Status::InvalidArgument, std::string(what) + " name must not contain control characters");
+  auto clash = [&](const std::string& other) { return other == name; };
+  bool dup = std::any_of(options_.begin(), options_.end(), [&](const OptionSpec& o) { return clash(o.name); }) ||
+             std::any_of(objectives_.begin(), objectives_.end(), [&](const ObjectiveSpec& o) { return clash(o.name); }) ||
+             std::any_of(constraints_.begin(), constraints_.end(), [&](const ConstraintSpec& c) { return clash(c.name); }) ||
+             std::any_of(indicators_.begin(), indicators_.end(), clash);
+  if (dup) fail(Status::InvalidArgument, "name '" + name + "' is already used in this problem");
+}
+
+void ProblemSpec::add_option(const std::string& name, double lower, double upper, OptionKind kind) {
+  check_new_name(name, "option");
+  require_finite(lower, "lower bound of option '" + name + "'");
+  require_finite(upper, "upper bound of option '" + name + "'");
+  if (!(lower < upper))
+    fail(Status::InvalidArgument, "option '" + name + "': lower bound " + fmt(lower) +
+                                      " must be below upper bound " + fmt(upper));
+  switch (kind) {
+    case OptionKind::Continuous: break;
+    case OptionKind::Integer:
+      if (std::ceil(lower) > std::floor(upper))
+        fail(Status::InvalidArgument, "integer option '" + name + "' has no integer in its bounds");
+      break;
+    case OptionKind::LogScale:
+      if (lower <= 0.0)
+        fail(Status::InvalidArgument, "log-scale option '" + name + "' needs a positive lower bound");
+      break;
+    default: fail(Status::InvalidArgument, "unknown option kind for '" + name + "'");
+  }
+  options_.push_back({name, lower, upper, kind});
+}
+
+void ProblemSpec::set_fidelity_range(double lower, double upper, double target) {
+  require_finite(lower, "fidelity lower bound");
+  require_finite(upper, "fidelity upper bound");
+  require_finite(target, "target fidelity");
+  if (!(lower < upper)) fail(Status::InvalidArgument, "fidelity range needs lower < upper");
+  if (target < lower || target > upper)
+    fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is outside [" + fmt(lower) + ", " + fmt(upper) + "]");
+  if (cost_.kind == CostKind::PerLevel)
+    fail(Status::InvalidState, "per-level costs need discrete fidelity levels; set the cost model again after changing fidelity");
+  fidelity_ = FidelitySpec{false, lower, upper, {}, target};
+}
+
+void ProblemSpec::set_fidelity_levels(const std::vector<double>& levels, double target) {
+  if (levels.empty()) fail(Status::SizeMismatch, "at least one fidelity level is needed");
+  for (double v : levels) require_finite(v, "fidelity level");
+  require_finite(target, "target fidelity");
+  std::vector<double> sorted = levels;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    fail(Status::InvalidArgument, "fidelity levels must be distinct");
+  if (std::find(sorted.begin(), sorted.end(), target) == sorted.end())
+    fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is not one of the levels");
+  if (cost_.kind == CostKind::PerLevel && cost_.level_costs.size() != sorted.size())
+    fail(Status::InvalidState, "per-level costs were set for a different number of levels");
+  fidelity_ = FidelitySpec{true, sorted.front(), sorted.back(), sorted, target};
+}
+
+void ProblemSpec::set_cost_exponential(double rate) {
+  require_finite(rate, "cost rate");
+  cost_ = CostModel{};
+  cost_.rate = rate;
+}
+
+void ProblemSpec::set_cost_levels(const std::vector<double>& costs) {
+  if (!fidelity_.discrete)
+    fail(Status::InvalidState, "per-level costs need discrete fidelity levels (set them first)");
+  if (costs.size() != fidelity_.levels.size())
+    fail(Status::SizeMismatch, "expected " + std::to_string(fidelity_.levels.size()) +
+                                   " level costs, got " + std::to_string(costs.size()));
+  for (double c : costs) {
+    require_finite(c, "level cost");
+    if (c <= 0.0) fail(Status::InvalidArgument, "level costs must be positive");
+  }
+  cost_ = CostModel{};
+  cost_.kind = CostKind::PerLevel;
+  cost_.level_costs = costs;  // in the order of the sorted levels
+}
+
+void ProblemSpec::set_cost_callback(CostCallback fn, void* user) {
+  if (!fn) fail(Status::NullPointer, "cost callback is NULL");
+  cost_ = CostModel{};
+  cost_.kind = CostKind::Callback;
+  cost_.callback = fn;
+  cost_.user = user;
+}
+
+void ProblemSpec::add_objective(const std::string& name, Sense sense) {
+  check_new_name(name, "objective");
+  if (sense != Sense::Minimize && sense != Sense::Maximize)
+    fail(Status::InvalidArgument, "objective '" + name + "': sense must be minimize or maximize");
+  objectives_.push_back({name, sense});
+  reference_.clear();  // a reference point must match the objectives
+}
+
+void ProblemSpec::add_constraint(const std::string& name, double threshold, ConstraintSense sense) {
+  check_new_name(name, "constraint");
+  require_finite(threshold, "threshold of constraint '" + name + "'");
+  if (sense != ConstraintSense::GreaterEqual && sense != ConstraintSense::LessEqual)
+    fail(Status::InvalidArgument, "constraint '" + name + "': sense must be >= or <=");
+  constraints_.push_back({name, threshold, sense});
+}
+
+void ProblemSpec::add_indicator(const std::string& name) {
+  check_new_name(name, "indicator");
+  indicators_.push_back(name);
+}
+
+void ProblemSpec::set_reference_point(const std::vector<double>& ref) {
+  if (ref.size() != objectives_.size())
+    fail(Status::SizeMismatch, "reference point has " + std::to_string(ref.size()) + " values, the problem has " +
+                                   std::to_string(objectives_.size()) + " objectives");
+  for (double v : ref) require_finite(v, "reference point value");
+  reference_ = ref;
+}
+
+void ProblemSpec::set_strategy(const std::string& name) {
+  const auto& names = strategy_names();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    fail(Status::UnknownName, "unknown strategy '" + name + "' (known: " + known + ")");
+  }
+  strategy_ = name;
+}
+
+void ProblemSpec::set_budget(double budget) {
+  require_finite(budget, "budget");
+  if (budget < 0.0) fail(Status::InvalidArgument, "budget must be >= 0 (0 means unlimited)");
+  budget_ = budget;
+}
+
+void ProblemSpec::set_initial_budget(double budget) {
+  require_finite(budget, "initial budget");
+  if (budget < 0.0) fail(Status::InvalidArgument, "initial budget must be >= 0");
+  initial_budget_ = budget;
+}
+
+void ProblemSpec::set_param(const std::string& key, double value) {
+  if (key.empty() || key.find_first_of(" \n\r\t") != std::string::npos)
+    fail(Status::InvalidArgument, "parameter name must be non-empty and without spaces");
+  require_finite(value, "parameter '" + key + "'");
+  params_[key] = value;
+}
+
+double ProblemSpec::param(const std::string& key, double fallback) const {
+  auto it = params_.find(key);
+  return it == params_.end() ? fallback : it->second;
+}
+
+double ProblemSpec::initial_budget() const {
+  return initial_budget_ >= 0.0 ? initial_budget_ : 2.0 * target_cost();
+}
+
+void ProblemSpec::validate_complete() const {
+  if (options_.empty()) fail(Status::InvalidState, "the problem has no option (add one with rescue_problem_add_option)");
+  if (objectives_.empty()) fail(Status::InvalidState, "the problem has no objective (add one with rescue_problem_add_objective)");
+  if (cost_.kind == CostKind::PerLevel && cost_.level_costs.size() != fidelity_.levels.size())
+    fail(Status::InvalidState, "per-level costs do not match the fidelity levels");
+}
+
+// ---- derived --------------------------------------------------------------------------
+
+double ProblemSpec::cost(const double* x, double s) const {
+  switch (cost_.kind) {
+    case CostKind::Exponential:
+      return std::exp(cost_.rate * fidelity_.unit(s));
+    case CostKind::PerLevel: {
+      const int i = fidelity_.level_index(s);
+      if (i < 0) fail(Status::OutOfRange, "fidelity " + fmt(s) + " is not one of the levels");
+      return cost_.level_costs[i];
+    }
+    case CostKind::Callback: {
+      const double c = cost_.callback(x, dim(), s, cost_.user);
+      if (!std::isfinite(c) || c <= 0.0)
+        fail(Status::Callback, "the cost callback returned " + fmt(c) + " at fidelity " + fmt(s) +
+                                   "; costs must be finite and positive");
+      return c;
+    }
+  }
+  fail(Status::Internal, "unknown cost model");
+}
+
+double ProblemSpec::target_cost() const {
+  std::vector<double> mid(options_.size());
+  for (std::size_t i = 0; i < options_.size(); ++i) mid[i] = 0.5 * (options_[i].lower + options_[i].upper);
+  snap(mid.data());
+  return cost(mid.data(), fidelity_.target);
+}
+
+void ProblemSpec::check_config(const double* x) const {
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    const auto& o = options_[i];
+    if (!std::isfinite(x[i]))
+      fail(Status::NonFinite, "option '" + o.name + "' is " + fmt(x[i]) + "; values must be finite");
+    if (x[i] < o.lower || x[i] > o.upper)
+      fail(Status::OutOfRange, "option '" + o.name + "' = " + fmt(x[i]) + " is outside [" + fmt(o.lower) + ", " +
+                                   fmt(o.upper) + "]");
+    if (o.kind == OptionKind::Integer && x[i] != std::round(x[i]))
+      fail(Status::InvalidArgument, "integer option '" + o.name + "' = " + fmt(x[i]) + " is not an integer");
+  }
+}
+
+void ProblemSpec::to_unit(const double* x, double* u) const {
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    const auto& o = options_[i];
+    if (o.kind == OptionKind::LogScale)
+      u[i] = (std::log(x[i]) - std::log(o.lower)) / (std::log(o.upper) - std::log(o.lower));
+    else
+      u[i] = (x[i] - o.lower) / (o.upper - o.lower);
+  }
+}
+
+void ProblemSpec::from_unit(const double* u, double* x) const {
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    const auto& o = options_[i];
+    const double t = std::min(1.0, std::max(0.0, u[i]));
+    if (o.kind == OptionKind::LogScale)
+      x[i] = std::exp(std::log(o.lower) + t * (std::log(o.upper) - std::log(o.lower)));
+    else
+      x[i] = o.lower + t * (o.upper - o.lower);
+  }
+  snap(x);
+}
+
+void ProblemSpec::snap(double* x) const {
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    const auto& o = options_[i];
+    double v = std::min(o.upper, std::max(o.lower, x[i]));
+    if (o.kind == OptionKind::Integer)
+      v = std::min(std::floor(o.upper), std::max(std::ceil(o.lower), std::round(v)));
+    x[i] = v;
+  }
+}
+
+}  // namespace rescue
