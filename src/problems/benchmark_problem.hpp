@@ -1,0 +1,42 @@
+// A built-in benchmark problem: its definition (a ProblemSpec), a noise-free
+// evaluation, a noisy one, and a sampler of observational data for the causal
+// model. Definitions follow docs/problems.md (the exact formulas).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/problem_spec.hpp"
+#include "util/rng.hpp"
+
+namespace rescue::problems {
+
+/// What one evaluation measures, in user units and sense.
+struct Evaluation {
+  std::vector<double> y;  // objectives (M)
+  std::vector<double> g;  // constraint metrics (Q)
+  std::vector<double> z;  // indicators (K)
+};
+
+class BenchmarkProblem {
+ public:
+  virtual ~BenchmarkProblem() = default;
+  virtual const std::string& name() const = 0;
+  /// Options, fidelity, cost model, objectives (with sense), constraints,
+  /// indicators and reference point (in the objectives' own sense).
+  virtual const ProblemSpec& spec() const = 0;
+  /// Noise-free evaluation at (x, s); x in user units, s a valid fidelity.
+  virtual Evaluation evaluate(const double* x, double s) const = 0;
+  /// Evaluation with the problem's observation noise.
+  virtual Evaluation evaluate_noisy(const double* x, double s, Rng& rng) const = 0;
+  /// One row of observational data: options (d), fidelity, indicators (K),
+  /// objectives (M), constraint metrics (Q), in that order; noisy.
+  virtual std::vector<double> sample_observational(Rng& rng) const = 0;
+};
+
+/// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.
+std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name);
+/// Names accepted by make_problem.
+const std::vector<std::string>& problem_names();
+
+}  // namespace rescue::problems
