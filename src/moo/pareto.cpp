@@ -1,0 +1,205 @@
+#include "moo/pareto.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "moo/dominance.hpp"
+#include "moo/input_checks.hpp"
+
+namespace rescue::moo {
+namespace {
+
+bool lex_less(const double* a, const double* b, std::size_t m) {
+  for (std::size_t j = 0; j < m; ++j) {
+    if (a[j] < b[j]) return true;
+    if (a[j] > b[j]) return false;
+  }
+  return false;
+}
+
+bool equal_rows(const double* a, const double* b, std::size_t m) {
+  for (std::size_t j = 0; j < m; ++j)
+    if (a[j] != b[j]) return false;
+  return true;
+}
+
+// Pareto filter of the candidate indices `cand`. The candidates are sorted
+// lexicographically and exact duplicates grouped, so that among distinct
+// points an earlier point can only dominate a later one and weak dominance by
+// an earlier point means dominance; each group is then judged once.
+std::vector<std::size_t> pareto_filter(const double* p, std::size_t m,
+                                       std::vector<std::size_t> cand, bool keep_duplicates) {
+  std::sort(cand.begin(), cand.end(), [&](std::size_t a, std::size_t b) {
+    if (lex_less(p + a * m, p + b * m, m)) return true;
+    if (lex_less(p + b * m, p + a * m, m)) return false;
+    return a < b;
+  });
+  // group_start[g] .. group_start[g+1] are the copies of distinct point g.
+  std::vector<std::size_t> group_start;
+  for (std::size_t k = 0; k < cand.size(); ++k)
+    if (k == 0 || !equal_rows(p + cand[k] * m, p + cand[k - 1] * m, m)) group_start.push_back(k);
+  const std::size_t groups = group_start.size();
+  group_start.push_back(cand.size());
+  std::vector<char> keep(groups, 0);
+  auto row = [&](std::size_t g) { return p + cand[group_start[g]] * m; };
+
+  if (m == 1) {
+    if (groups > 0) keep[0] = 1;
+  } else if (m == 2) {
+    // O(n log n): a point survives iff its second objective beats every earlier one.
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t g = 0; g < groups; ++g) {
+      if (row(g)[1] < best) {
+        keep[g] = 1;
+        best = row(g)[1];
+      }
+    }
+  } else if (m == 3) {
+    // O(n log n): staircase of the (f1, f2) projections of the earlier points,
+    // keyed by f1 with f2 decreasing; the entry with the largest f1 <= p1 holds
+    // the least f2 among all earlier points with f1 <= p1.
+    std::map<double, double> stair;
+    for (std::size_t g = 0; g < groups; ++g) {
+      const double* q = row(g);
+      auto it = stair.upper_bound(q[1]);
+      if (it != stair.begin() && std::prev(it)->second <= q[2]) continue;
+      keep[g] = 1;
+      it = stair.lower_bound(q[1]);
+      while (it != stair.end() && it->second >= q[2]) it = stair.erase(it);
+      stair.emplace_hint(it, q[1], q[2]);
+    }
+  } else {
+    // Simple and correct for higher m: compare with the survivors so far (a
+    // dominated earlier point's dominator is itself an earlier survivor).
+    std::vector<std::size_t> kept;
+    for (std::size_t g = 0; g < groups; ++g) {
+      const double* q = row(g);
+      bool dominated = false;
+      for (std::size_t k : kept)
+        if (weakly_dominates(row(k), q, m)) {
+          dominated = true;
+          break;
+        }
+      if (!dominated) {
+        keep[g] = 1;
+        kept.push_back(g);
+      }
+    }
+  }
+
+  std::vector<std::size_t> out;
+  for (std::size_t g = 0; g < groups; ++g) {
+    if (!keep[g]) continue;
+    if (keep_duplicates) {
+      for (std::size_t k = group_start[g]; k < group_start[g + 1]; ++k) out.push_back(cand[k]);
+    } else {
+      out.push_back(cand[group_start[g]]);  // the lowest index of the group (ties sort by index)
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> nondominated_indices(const double* points, std::size_t n, std::size_t m,
+                                              const double* violation, bool keep_duplicates) {
+  detail::check_points("nondominated_indices", points, n, m);
+  std::vector<std::size_t> cand;
+  if (violation == nullptr) {
+    cand.resize(n);
+    std::iota(cand.begin(), cand.end(), std::size_t{0});
+    return pareto_filter(points, m, std::move(cand), keep_duplicates);
+  }
+  detail::check_vector("nondominated_indices", violation, n, "violation");
+  for (std::size_t i = 0; i < n; ++i)
+    if (violation[i] <= 0.0) cand.push_back(i);
+  if (!cand.empty()) return pareto_filter(points, m, std::move(cand), keep_duplicates);
+  // No feasible point: the least violation wins; equal violations do not
+  // dominate each other, so only exact duplicates can be dropped.
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) least = std::min(least, violation[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (violation[i] != least) continue;
+    bool duplicate = false;
+    if (!keep_duplicates)
+      for (std::size_t k : cand)
+        if (equal_rows(points + k * m, points + i * m, m)) {
+          duplicate = true;
+          break;
+        }
+    if (!duplicate) cand.push_back(i);
+  }
+  return cand;
+}
+
+std::vector<std::vector<std::size_t>> nondominated_sort(const double* points, std::size_t n,
+                                                        std::size_t m, const double* violation) {
+  detail::check_points("nondominated_sort", points, n, m);
+  if (violation != nullptr) detail::check_vector("nondominated_sort", violation, n, "violation");
+  auto dom = [&](std::size_t a, std::size_t b) {
+    if (violation == nullptr) return dominates(points + a * m, points + b * m, m);
+    return constrained_dominates(points + a * m, violation[a], points + b * m, violation[b], m);
+  };
+  // dominated_by_count[i]: how many points dominate i; beats[i]: the points i dominates.
+  std::vector<std::size_t> dominated_by_count(n, 0);
+  std::vector<std::vector<std::size_t>> beats(n);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (dom(a, b)) {
+        beats[a].push_back(b);
+        ++dominated_by_count[b];
+      } else if (dom(b, a)) {
+        beats[b].push_back(a);
+        ++dominated_by_count[a];
+      }
+    }
+  std::vector<std::vector<std::size_t>> fronts;
+  std::vector<std::size_t> current;
+  for (std::size_t i = 0; i < n; ++i)
+    if (dominated_by_count[i] == 0) current.push_back(i);
+  while (!current.empty()) {
+    std::vector<std::size_t> next;
+    for (std::size_t a : current)
+      for (std::size_t b : beats[a])
+        if (--dominated_by_count[b] == 0) next.push_back(b);
+    std::sort(next.begin(), next.end());
+    fronts.push_back(std::move(current));
+    current = std::move(next);
+  }
+  return fronts;
+}
+
+std::vector<double> crowding_distance(const double* points, std::size_t m,
+                                      const std::vector<std::size_t>& front) {
+  const std::size_t k = front.size();
+  std::vector<double> dist(k, 0.0);
+  if (k == 0) return dist;
+  if (points == nullptr) fail(Status::NullPointer, "crowding_distance: points is null");
+  if (m == 0) fail(Status::InvalidArgument, "crowding_distance: the number of objectives is 0");
+  const double inf = std::numeric_limits<double>::infinity();
+  if (k <= 2) {
+    std::fill(dist.begin(), dist.end(), inf);
+    return dist;
+  }
+  std::vector<std::size_t> order(k);
+  for (std::size_t j = 0; j < m; ++j) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    auto f = [&](std::size_t pos) { return points[front[pos] * m + j]; };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return f(a) < f(b); });
+    const double lo = f(order.front()), hi = f(order.back());
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+      fail(Status::NonFinite, "crowding_distance: a point has a non-finite objective");
+    dist[order.front()] = inf;
+    dist[order.back()] = inf;
+    if (hi <= lo) continue;
+    for (std::size_t r = 1; r + 1 < k; ++r)
+      dist[order[r]] += (f(order[r + 1]) - f(order[r - 1])) / (hi - lo);
+  }
+  return dist;
+}
+
+}  // namespace rescue::moo
