@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/problem_spec.hpp"
+#include "problems/problem_options.hpp"
 #include "util/rng.hpp"
 
 namespace rescue::problems {
@@ -36,7 +37,11 @@ class BenchmarkProblem {
 
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.
 std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name);
-/// Names accepted by make_problem.
+/// Same, with problem parameters (noise, healthcare threshold, adversarial
+/// bias); a name with the suffix "-adversarial" adds the misleading
+/// low-fidelity bias with strength options.adversarial_bias, or 1 if unset.
+std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name, const ProblemOptions& options);
+/// Names accepted by make_problem: the four problems, then their "-adversarial" variants.
 const std::vector<std::string>& problem_names();
 
 }  // namespace rescue::problems

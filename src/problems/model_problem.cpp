@@ -1,0 +1,82 @@
+#include "problems/model_problem.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace rescue::problems {
+
+ModelProblem::ModelProblem(std::string name, std::vector<double> wrong_unit, std::vector<double> bias_scale)
+    : base_name_(name), name_(std::move(name)) {
+  bias_.wrong_unit = std::move(wrong_unit);
+  bias_.scale = std::move(bias_scale);
+}
+
+void ModelProblem::set_adversarial(double strength) {
+  if (!std::isfinite(strength) || strength < 0.0)
+    fail(Status::InvalidArgument, "adversarial bias strength must be finite and >= 0");
+  bias_.strength = strength;
+  name_ = strength > 0.0 ? base_name_ + "-adversarial" : base_name_;
+}
+
+Evaluation ModelProblem::evaluate(const double* x, double s) const {
+  if (!x) fail(Status::NullPointer, "problem '" + name_ + "': configuration pointer is NULL");
+  spec_.check_config(x);
+  if (!spec_.fidelity().valid(s)) {
+    std::ostringstream os;
+    os.precision(17);
+    os << "problem '" << name_ << "': fidelity " << s << " is not valid (";
+    const FidelitySpec& f = spec_.fidelity();
+    if (f.discrete) {
+      os << "levels:";
+      for (double l : f.levels) os << ' ' << l;
+    } else {
+      os << "range [" << f.lower << ", " << f.upper << "]";
+    }
+    os << ")";
+    fail(Status::OutOfRange, os.str());
+  }
+  Evaluation e = model(x, s);
+  bias_.apply(spec_, x, s, e.y);
+  return e;
+}
+
+Evaluation ModelProblem::evaluate_noisy(const double* x, double s, Rng& rng) const {
+  Evaluation e = evaluate(x, s);
+  add_noise(e, rng);
+  return e;
+}
+
+void ModelProblem::draw_input(Rng& rng, double* x, double& s) const {
+  const auto& opts = spec_.options();
+  for (std::size_t i = 0; i < opts.size(); ++i) {
+    const OptionSpec& o = opts[i];
+    if (o.kind == OptionKind::Integer) {
+      const double lo = std::ceil(o.lower), hi = std::floor(o.upper);
+      x[i] = lo + static_cast<double>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1));
+    } else if (o.kind == OptionKind::LogScale) {
+      x[i] = std::exp(rng.uniform(std::log(o.lower), std::log(o.upper)));
+    } else {
+      x[i] = rng.uniform(o.lower, o.upper);
+    }
+  }
+  const FidelitySpec& f = spec_.fidelity();
+  s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
+}
+
+std::vector<double> ModelProblem::sample_observational(Rng& rng) const {
+  const int d = spec_.dim();
+  std::vector<double> row(d);
+  double s = 0.0;
+  draw_input(rng, row.data(), s);
+  const Evaluation e = evaluate_noisy(row.data(), s, rng);
+  row.reserve(d + 1 + e.z.size() + e.y.size() + e.g.size());
+  row.push_back(s);
+  row.insert(row.end(), e.z.begin(), e.z.end());
+  row.insert(row.end(), e.y.begin(), e.y.end());
+  row.insert(row.end(), e.g.begin(), e.g.end());
+  return row;
+}
+
+}  // namespace rescue::problems

@@ -1,0 +1,44 @@
+// Shared machinery of the built-in problems: input validation, the optional
+// adversarial bias, noise and the observational sampler. Each problem supplies
+// its noise-free model, its noise and (optionally) its input distribution.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "problems/adversarial_bias.hpp"
+#include "problems/benchmark_problem.hpp"
+
+namespace rescue::problems {
+
+class ModelProblem : public BenchmarkProblem {
+ public:
+  const std::string& name() const override { return name_; }
+  const ProblemSpec& spec() const override { return spec_; }
+  Evaluation evaluate(const double* x, double s) const override;
+  Evaluation evaluate_noisy(const double* x, double s, Rng& rng) const override;
+  std::vector<double> sample_observational(Rng& rng) const override;
+
+  /// Installs the misleading low-fidelity bias (see adversarial_bias.hpp);
+  /// the problem's name gains the suffix "-adversarial" when strength > 0.
+  void set_adversarial(double strength);
+  const AdversarialBias& adversarial() const { return bias_; }
+
+ protected:
+  ModelProblem(std::string name, std::vector<double> wrong_unit, std::vector<double> bias_scale);
+  /// The noise-free model at a validated (x, s).
+  virtual Evaluation model(const double* x, double s) const = 0;
+  /// Adds the problem's observation noise to a noise-free evaluation.
+  virtual void add_noise(Evaluation& e, Rng& rng) const = 0;
+  /// Draws the inputs of one observational row: options uniform on their
+  /// bounds (integers uniform among the integers), fidelity uniform on its
+  /// range or among its levels.
+  virtual void draw_input(Rng& rng, double* x, double& s) const;
+
+  ProblemSpec spec_;
+
+ private:
+  std::string base_name_, name_;
+  AdversarialBias bias_;
+};
+
+}  // namespace rescue::problems
