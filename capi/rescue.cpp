@@ -1,1 +1,627 @@
+// The C ABI: translates between C arguments and the engine, validates pointers
+// and sizes, and turns every C++ exception into a status code and a message.
+// No logic of its own lives here.
 #include "rescue.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define RESCUE_HAVE_FSYNC 1
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include "core/problem_spec.hpp"
+#include "engine/optimizer.hpp"
+#include "moo/hypervolume.hpp"
+#include "moo/pareto.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "util/error.hpp"
+
+struct rescue_problem {
+  rescue::ProblemSpec spec;
+  std::shared_ptr<const rescue::problems::BenchmarkProblem> builtin;  // set for built-in problems
+  std::string errmsg;
+};
+
+struct rescue_optimizer {
+  std::unique_ptr<rescue::engine::Optimizer> engine;
+  std::string errmsg;
+  std::string strategy;
+};
+
+namespace {
+
+using rescue::Error;
+using rescue::Status;
+
+thread_local std::string t_last_error;
+
+static_assert(static_cast<int>(Status::Internal) == RESCUE_ERR_INTERNAL, "status codes must match rescue.h");
+static_assert(static_cast<int>(Status::Callback) == RESCUE_ERR_CALLBACK, "status codes must match rescue.h");
+
+// Runs f, storing any failure's message in *msg (if given) and in the
+// thread-local message, and returns the status.
+template <class F>
+rescue_status guarded(std::string* msg, F&& f) noexcept {
+  Status status = Status::Ok;
+  std::string text;
+  try {
+    f();
+    return RESCUE_OK;
+  } catch (const Error& e) {
+    status = e.status();
+    text = e.what();
+  } catch (const std::bad_alloc&) {
+    status = Status::OutOfMemory;
+    text = "out of memory";
+  } catch (const std::exception& e) {
+    status = Status::Internal;
+    text = std::string("internal error: ") + e.what();
+  } catch (...) {
+    status = Status::Internal;
+    text = "internal error: unknown exception";
+  }
+  try {
+    if (msg) *msg = text;
+    t_last_error = text;
+  } catch (...) {
+  }
+  return static_cast<rescue_status>(status);
+}
+
+rescue_status null_handle(const char* what) noexcept {
+  try {
+    t_last_error = std::string(what) + " is NULL";
+  } catch (...) {
+  }
+  return RESCUE_ERR_NULL_POINTER;
+}
+
+void need(const void* p, const char* what) {
+  if (!p) rescue::fail(Status::NullPointer, std::string(what) + " is NULL");
+}
+
+std::string need_name(const char* name, const char* what) {
+  need(name, what);
+  return std::string(name);
+}
+
+// Copies n values from a caller array after checking the pointer and count.
+std::vector<double> copy_in(const double* p, int n, int expected, const char* what) {
+  if (n != expected)
+    rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(n) + " given, the problem needs " +
+                                           std::to_string(expected));
+  if (n > 0) need(p, what);
+  return n > 0 ? std::vector<double>(p, p + n) : std::vector<double>();
+}
+
+// The body is variadic because braces do not protect commas from the preprocessor.
+#define RESCUE_PROBLEM_CALL(problem, ...)         \
+  if (!(problem)) return null_handle("problem");  \
+  return guarded(&(problem)->errmsg, [&] { __VA_ARGS__; })
+
+#define RESCUE_OPT_CALL(opt, ...)                 \
+  if (!(opt)) return null_handle("optimizer");    \
+  return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
+
+const char kMagic[] = "RESCUE-CHECKPOINT";
+
+std::string checkpoint_text(const rescue_optimizer* opt) {
+  return std::string(kMagic) + " " + std::to_string(RESCUE_CHECKPOINT_FORMAT) + "\n" + opt->engine->to_json().dump(1) + "\n";
+}
+
+rescue_optimizer* optimizer_from_text(const char* data, size_t length) {
+  const std::string text(data, length);
+  const size_t eol = text.find('\n');
+  const std::string first = text.substr(0, eol);
+  std::istringstream is(first);
+  std::string magic;
+  long long format = 0;
+  std::string rest;
+  if (!(is >> magic) || magic != kMagic)
+    rescue::fail(Status::CorruptCheckpoint, "not a RESCUE checkpoint (the first line must start with RESCUE-CHECKPOINT)");
+  if (!(is >> format) || (is >> rest) || format < 1)
+    rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: malformed format number on the first line");
+  if (format > RESCUE_CHECKPOINT_FORMAT)
+    rescue::fail(Status::UnsupportedVersion, "checkpoint format " + std::to_string(format) +
+                                                 " is newer than this library reads (" +
+                                                 std::to_string(RESCUE_CHECKPOINT_FORMAT) + "); upgrade the library");
+  if (eol == std::string::npos) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: no content after the first line");
+  nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
+  if (doc.is_discarded()) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: the content is not valid JSON");
+  std::unique_ptr<rescue::engine::Optimizer> engine;
+  try {
+    engine = rescue::engine::Optimizer::from_json(doc);
+  } catch (const Error& e) {
+    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
+    rescue::fail(Status::CorruptCheckpoint, std::string("corrupt checkpoint: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    rescue::fail(Status::CorruptCheckpoint, std::string("corrupt checkpoint: ") + e.what());
+  }
+  auto h = std::make_unique<rescue_optimizer>();
+  h->engine = std::move(engine);
+  h->strategy = h->engine->spec().strategy();
+  return h.release();
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- version and errors --------------------------------------------------------------
+
+int rescue_version_number(void) { return RESCUE_VERSION_NUMBER; }
+const char* rescue_version_string(void) { return RESCUE_VERSION_STRING; }
+
+const char* rescue_status_string(rescue_status status) {
+  switch (status) {
+    case RESCUE_OK: return "ok";
+    case RESCUE_ERR_NULL_POINTER: return "null pointer";
+    case RESCUE_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case RESCUE_ERR_OUT_OF_RANGE: return "value out of range";
+    case RESCUE_ERR_NON_FINITE: return "non-finite value";
+    case RESCUE_ERR_SIZE_MISMATCH: return "size mismatch";
+    case RESCUE_ERR_BUFFER_TOO_SMALL: return "buffer too small";
+    case RESCUE_ERR_UNKNOWN_TICKET: return "unknown ticket";
+    case RESCUE_ERR_UNKNOWN_NAME: return "unknown name";
+    case RESCUE_ERR_INVALID_STATE: return "invalid state";
+    case RESCUE_ERR_BUDGET_EXHAUSTED: return "budget exhausted";
+    case RESCUE_ERR_IO: return "input/output error";
+    case RESCUE_ERR_CORRUPT_CHECKPOINT: return "corrupt checkpoint";
+    case RESCUE_ERR_UNSUPPORTED_VERSION: return "unsupported checkpoint version";
+    case RESCUE_ERR_NUMERICAL: return "numerical failure";
+    case RESCUE_ERR_OUT_OF_MEMORY: return "out of memory";
+    case RESCUE_ERR_CALLBACK: return "callback failed";
+    case RESCUE_ERR_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+const char* rescue_last_error(void) { return t_last_error.c_str(); }
+const char* rescue_errmsg(const rescue_optimizer* opt) { return opt ? opt->errmsg.c_str() : rescue_last_error(); }
+const char* rescue_problem_errmsg(const rescue_problem* problem) {
+  return problem ? problem->errmsg.c_str() : rescue_last_error();
+}
+
+// ---- problem --------------------------------------------------------------------------
+
+rescue_status rescue_problem_new(rescue_problem** out) {
+  if (!out) return null_handle("output pointer");
+  *out = nullptr;
+  return guarded(nullptr, [&] { *out = new rescue_problem(); });
+}
+
+rescue_status rescue_problem_builtin(const char* name, rescue_problem** out) {
+  if (!out) return null_handle("output pointer");
+  *out = nullptr;
+  return guarded(nullptr, [&] {
+    auto bench = rescue::problems::make_problem(need_name(name, "problem name"));
+    auto p = std::make_unique<rescue_problem>();
+    p->spec = bench->spec();
+    p->builtin = std::move(bench);
+    *out = p.release();
+  });
+}
+
+void rescue_problem_free(rescue_problem* problem) { delete problem; }
+
+rescue_status rescue_problem_add_option(rescue_problem* problem, const char* name, double lower, double upper, int kind) {
+  RESCUE_PROBLEM_CALL(problem, {
+    if (kind < RESCUE_CONTINUOUS || kind > RESCUE_LOG_SCALE)
+      rescue::fail(Status::InvalidArgument, "option kind " + std::to_string(kind) + " is not a rescue_option_kind");
+    problem->spec.add_option(need_name(name, "option name"), lower, upper, static_cast<rescue::OptionKind>(kind));
+  });
+}
+
+rescue_status rescue_problem_set_fidelity_range(rescue_problem* problem, double lower, double upper, double target) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_fidelity_range(lower, upper, target));
+}
+
+rescue_status rescue_problem_set_fidelity_levels(rescue_problem* problem, const double* levels, int n, double target) {
+  RESCUE_PROBLEM_CALL(problem, {
+    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one fidelity level is needed");
+    problem->spec.set_fidelity_levels(copy_in(levels, n, n, "fidelity levels"), target);
+  });
+}
+
+rescue_status rescue_problem_set_cost_exponential(rescue_problem* problem, double rate) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_cost_exponential(rate));
+}
+
+rescue_status rescue_problem_set_cost_levels(rescue_problem* problem, const double* costs, int n) {
+  RESCUE_PROBLEM_CALL(problem, {
+    const int levels = static_cast<int>(problem->spec.fidelity().levels.size());
+    problem->spec.set_cost_levels(copy_in(costs, n, problem->spec.fidelity().discrete ? levels : n, "level costs"));
+  });
+}
+
+rescue_status rescue_problem_set_cost_callback(rescue_problem* problem, rescue_cost_fn fn, void* user) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_cost_callback(fn, user));
+}
+
+rescue_status rescue_problem_add_objective(rescue_problem* problem, const char* name, int sense) {
+  RESCUE_PROBLEM_CALL(problem, {
+    if (sense != RESCUE_MINIMIZE && sense != RESCUE_MAXIMIZE)
+      rescue::fail(Status::InvalidArgument, "objective sense " + std::to_string(sense) + " is not RESCUE_MINIMIZE or RESCUE_MAXIMIZE");
+    problem->spec.add_objective(need_name(name, "objective name"), static_cast<rescue::Sense>(sense));
+  });
+}
+
+rescue_status rescue_problem_add_constraint(rescue_problem* problem, const char* name, double threshold, int sense) {
+  RESCUE_PROBLEM_CALL(problem, {
+    if (sense != RESCUE_GEQ && sense != RESCUE_LEQ)
+      rescue::fail(Status::InvalidArgument, "constraint sense " + std::to_string(sense) + " is not RESCUE_GEQ or RESCUE_LEQ");
+    problem->spec.add_constraint(need_name(name, "constraint name"), threshold, static_cast<rescue::ConstraintSense>(sense));
+  });
+}
+
+rescue_status rescue_problem_add_indicator(rescue_problem* problem, const char* name) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.add_indicator(need_name(name, "indicator name")));
+}
+
+rescue_status rescue_problem_set_reference_point(rescue_problem* problem, const double* ref, int m) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_reference_point(
+                                   copy_in(ref, m, problem->spec.num_objectives(), "reference point")));
+}
+
+rescue_status rescue_problem_set_seed(rescue_problem* problem, unsigned int seed) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_seed(seed));
+}
+
+rescue_status rescue_problem_set_strategy(rescue_problem* problem, const char* name) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_strategy(need_name(name, "strategy name")));
+}
+
+rescue_status rescue_problem_set_budget(rescue_problem* problem, double budget) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_budget(budget));
+}
+
+rescue_status rescue_problem_set_initial_budget(rescue_problem* problem, double budget) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_initial_budget(budget));
+}
+
+rescue_status rescue_problem_set_param(rescue_problem* problem, const char* key, double value) {
+  RESCUE_PROBLEM_CALL(problem, problem->spec.set_param(need_name(key, "parameter name"), value));
+}
+
+rescue_status rescue_problem_evaluate(const rescue_problem* problem, const double* x, int d, double s, double* y, int m,
+                                      double* g, int q) {
+  if (!problem) return null_handle("problem");
+  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
+  return guarded(&mut->errmsg, [&] {
+    if (!problem->builtin)
+      rescue::fail(Status::InvalidState, "only built-in problems (rescue_problem_builtin) can be evaluated by the library");
+    const rescue::ProblemSpec& spec = problem->builtin->spec();
+    const auto xv = copy_in(x, d, spec.dim(), "configuration");
+    if (m != spec.num_objectives())
+      rescue::fail(Status::SizeMismatch, "objective buffer: length " + std::to_string(m) + ", the problem has " +
+                                             std::to_string(spec.num_objectives()));
+    if (q != spec.num_constraints())
+      rescue::fail(Status::SizeMismatch, "constraint buffer: length " + std::to_string(q) + ", the problem has " +
+                                             std::to_string(spec.num_constraints()));
+    need(y, "objective buffer");
+    if (q > 0) need(g, "constraint buffer");
+    spec.check_config(xv.data());
+    if (!spec.fidelity().valid(s)) rescue::fail(Status::OutOfRange, "fidelity is not valid for this problem");
+    const auto e = problem->builtin->evaluate(xv.data(), s);
+    std::copy(e.y.begin(), e.y.end(), y);
+    if (q > 0) std::copy(e.g.begin(), e.g.end(), g);
+  });
+}
+
+// ---- optimizer ------------------------------------------------------------------------
+
+rescue_status rescue_create(const rescue_problem* problem, rescue_optimizer** out) {
+  if (!out) return null_handle("output pointer");
+  *out = nullptr;
+  if (!problem) return null_handle("problem");
+  return guarded(nullptr, [&] {
+    auto h = std::make_unique<rescue_optimizer>();
+    h->engine = std::make_unique<rescue::engine::Optimizer>(problem->spec);
+    h->strategy = h->engine->spec().strategy();
+    *out = h.release();
+  });
+}
+
+void rescue_destroy(rescue_optimizer* opt) { delete opt; }
+
+rescue_status rescue_set_cost_callback(rescue_optimizer* opt, rescue_cost_fn fn, void* user) {
+  RESCUE_OPT_CALL(opt, opt->engine->set_cost_callback(fn, user));
+}
+
+int rescue_dimension(const rescue_optimizer* opt) { return opt ? opt->engine->spec().dim() : -1; }
+int rescue_num_objectives(const rescue_optimizer* opt) { return opt ? opt->engine->spec().num_objectives() : -1; }
+int rescue_num_constraints(const rescue_optimizer* opt) { return opt ? opt->engine->spec().num_constraints() : -1; }
+int rescue_num_indicators(const rescue_optimizer* opt) { return opt ? opt->engine->spec().num_indicators() : -1; }
+const char* rescue_strategy_name(const rescue_optimizer* opt) { return opt ? opt->strategy.c_str() : nullptr; }
+
+const char* rescue_strategy_list(int index) {
+  const auto& names = rescue::strategy_names();
+  if (index < 0 || index >= static_cast<int>(names.size())) return nullptr;
+  return names[index].c_str();
+}
+
+// ---- ask / tell -----------------------------------------------------------------------
+
+rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* ticket) {
+  RESCUE_OPT_CALL(opt, {
+    const int dim = opt->engine->spec().dim();
+    if (d != dim)
+      rescue::fail(Status::SizeMismatch, "configuration buffer: length " + std::to_string(d) + ", the problem has " +
+                                             std::to_string(dim) + " options");
+    need(x, "configuration buffer");
+    need(s, "fidelity pointer");
+    need(ticket, "ticket pointer");
+    const auto t = opt->engine->suggest();
+    std::copy(t.x.begin(), t.x.end(), x);
+    *s = t.s;
+    *ticket = static_cast<int>(t.ticket);
+  });
+}
+
+namespace {
+struct Outputs {
+  std::vector<double> y, g, z;
+};
+Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, const double* g, int q, const double* z, int k) {
+  Outputs o;
+  o.y = copy_in(y, m, spec.num_objectives(), "objective values");
+  o.g = copy_in(g, q, spec.num_constraints(), "constraint metrics");
+  if (z != nullptr || k != 0) o.z = copy_in(z, k, spec.num_indicators(), "indicator values");
+  return o;
+}
+}  // namespace
+
+rescue_status rescue_observe(rescue_optimizer* opt, int ticket, const double* y, int m, const double* g, int q,
+                             const double* z, int k) {
+  RESCUE_OPT_CALL(opt, {
+    const Outputs o = outputs_in(opt->engine->spec(), y, m, g, q, z, k);
+    opt->engine->observe(ticket, o.y, o.g, o.z);
+  });
+}
+
+rescue_status rescue_observe_at(rescue_optimizer* opt, const double* x, int d, double s, const double* y, int m,
+                                const double* g, int q, const double* z, int k) {
+  RESCUE_OPT_CALL(opt, {
+    const auto xv = copy_in(x, d, opt->engine->spec().dim(), "configuration");
+    const Outputs o = outputs_in(opt->engine->spec(), y, m, g, q, z, k);
+    opt->engine->observe_at(xv, s, o.y, o.g, o.z);
+  });
+}
+
+rescue_status rescue_cancel(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL(opt, opt->engine->cancel(ticket)); }
+rescue_status rescue_fail(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL(opt, opt->engine->fail_ticket(ticket)); }
+
+rescue_status rescue_pending(const rescue_optimizer* opt, int* tickets, int capacity, int* count) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    need(count, "count pointer");
+    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    const auto& pending = opt->engine->pending();
+    std::vector<int> ids;
+    for (const auto& p : pending) ids.push_back(static_cast<int>(p.ticket));
+    std::sort(ids.begin(), ids.end());
+    *count = static_cast<int>(ids.size());
+    if (capacity < *count)
+      rescue::fail(Status::BufferTooSmall, "ticket buffer holds " + std::to_string(capacity) + ", " +
+                                               std::to_string(*count) + " tickets are pending");
+    if (!ids.empty()) {
+      need(tickets, "ticket buffer");
+      std::copy(ids.begin(), ids.end(), tickets);
+    }
+  });
+}
+
+int rescue_num_observations(const rescue_optimizer* opt) {
+  return opt ? static_cast<int>(opt->engine->observations().size()) : -1;
+}
+
+rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, double* x, int d, double* s, double* y,
+                                     int m, double* g, int q, int* failed) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    const auto& obs = opt->engine->observations();
+    if (index < 0 || index >= static_cast<int>(obs.size()))
+      rescue::fail(Status::OutOfRange, "observation index " + std::to_string(index) + " is outside [0, " +
+                                           std::to_string(obs.size()) + ")");
+    const auto& spec = opt->engine->spec();
+    auto check_cap = [](const double* p, int cap, int need_n, const char* what) {
+      if (p && cap != need_n)
+        rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(cap) + ", needs " +
+                                               std::to_string(need_n));
+    };
+    check_cap(x, d, spec.dim(), "configuration buffer");
+    check_cap(y, m, spec.num_objectives(), "objective buffer");
+    check_cap(g, q, spec.num_constraints(), "constraint buffer");
+    const auto& o = obs[index];
+    if (x) std::copy(o.x.begin(), o.x.end(), x);
+    if (s) *s = o.s;
+    if (y) std::copy(o.y.begin(), o.y.end(), y);
+    if (g) std::copy(o.g.begin(), o.g.end(), g);
+    if (failed) *failed = o.failed ? 1 : 0;
+  });
+}
+
+rescue_status rescue_cost(const rescue_optimizer* opt, const double* x, int d, double s, double* cost) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    const auto& spec = opt->engine->spec();
+    const auto xv = copy_in(x, d, spec.dim(), "configuration");
+    need(cost, "cost pointer");
+    spec.check_config(xv.data());
+    if (!spec.fidelity().valid(s)) rescue::fail(Status::OutOfRange, "fidelity is not valid for this problem");
+    *cost = spec.cost(xv.data(), s);
+  });
+}
+
+rescue_status rescue_budget(const rescue_optimizer* opt, double* spent, double* pending, double* budget) {
+  if (!opt) return null_handle("optimizer");
+  if (spent) *spent = opt->engine->spent();
+  if (pending) *pending = opt->engine->pending_cost();
+  if (budget) *budget = opt->engine->spec().budget();
+  return RESCUE_OK;
+}
+
+int rescue_done(const rescue_optimizer* opt) {
+  if (!opt) return -1;
+  return opt->engine->done() ? 1 : 0;
+}
+
+// ---- results --------------------------------------------------------------------------
+
+rescue_status rescue_pareto(rescue_optimizer* opt, double* x, double* y, int capacity, int* count) {
+  RESCUE_OPT_CALL(opt, {
+    need(count, "count pointer");
+    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    const rescue::engine::ParetoSet set = opt->engine->pareto();
+    *count = static_cast<int>(set.x.size());
+    if (capacity == 0 && !x && !y) return;  // size query
+    if (capacity < *count)
+      rescue::fail(Status::BufferTooSmall, "buffers hold " + std::to_string(capacity) + " points, the Pareto set has " +
+                                               std::to_string(*count));
+    need(x, "configuration buffer");
+    need(y, "objective buffer");
+    const int d = opt->engine->spec().dim(), m = opt->engine->spec().num_objectives();
+    for (int i = 0; i < *count; ++i) {
+      std::copy(set.x[i].begin(), set.x[i].end(), x + static_cast<size_t>(i) * d);
+      std::copy(set.y[i].begin(), set.y[i].end(), y + static_cast<size_t>(i) * m);
+    }
+  });
+}
+
+// ---- observational data ---------------------------------------------------------------
+
+rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows, int n, int ncols) {
+  RESCUE_OPT_CALL(opt, {
+    const int width = opt->engine->observational_width();
+    if (ncols != width)
+      rescue::fail(Status::SizeMismatch, "observational rows need " + std::to_string(width) +
+                                             " columns (options, fidelity, indicators, objectives, constraints), got " +
+                                             std::to_string(ncols));
+    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one observational row is needed");
+    need(rows, "observational rows");
+    std::vector<std::vector<double>> data(n);
+    for (int i = 0; i < n; ++i) data[i].assign(rows + static_cast<size_t>(i) * width, rows + static_cast<size_t>(i + 1) * width);
+    opt->engine->add_observational(data);
+  });
+}
+
+int rescue_num_observational(const rescue_optimizer* opt) {
+  return opt ? static_cast<int>(opt->engine->observational().size()) : -1;
+}
+
+// ---- checkpoints ----------------------------------------------------------------------
+
+rescue_status rescue_save(const rescue_optimizer* opt, char* buffer, size_t capacity, size_t* length) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    need(length, "length pointer");
+    const std::string text = checkpoint_text(opt);
+    *length = text.size();
+    if (capacity < text.size() + 1) {
+      if (capacity == 0 && !buffer) return;  // size query
+      rescue::fail(Status::BufferTooSmall, "the checkpoint needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " +
+                                               std::to_string(capacity));
+    }
+    need(buffer, "buffer");
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  });
+}
+
+rescue_status rescue_load(const char* buffer, size_t length, rescue_optimizer** out) {
+  if (!out) return null_handle("output pointer");
+  *out = nullptr;
+  return guarded(nullptr, [&] {
+    need(buffer, "buffer");
+    *out = optimizer_from_text(buffer, length);
+  });
+}
+
+rescue_status rescue_save_file(const rescue_optimizer* opt, const char* path) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    need(path, "path");
+    const std::string text = checkpoint_text(opt);
+    // Atomic replacement: write a temporary file next to the target, flush it
+    // to disk, then rename it over the target.
+    const std::string tmp = std::string(path) + ".tmp";
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) rescue::fail(Status::Io, "cannot write '" + tmp + "': " + std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+#ifdef RESCUE_HAVE_FSYNC
+    ok = ok && fsync(fileno(f)) == 0;
+#endif
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) {
+      std::remove(tmp.c_str());
+      rescue::fail(Status::Io, "cannot write '" + tmp + "'");
+    }
+    if (std::rename(tmp.c_str(), path) != 0) {
+      const std::string why = std::strerror(errno);
+      std::remove(tmp.c_str());
+      rescue::fail(Status::Io, "cannot rename '" + tmp + "' to '" + path + "': " + why);
+    }
+  });
+}
+
+rescue_status rescue_load_file(const char* path, rescue_optimizer** out) {
+  if (!out) return null_handle("output pointer");
+  *out = nullptr;
+  return guarded(nullptr, [&] {
+    need(path, "path");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) rescue::fail(Status::Io, std::string("cannot open '") + path + "'");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) rescue::fail(Status::Io, std::string("cannot read '") + path + "'");
+    const std::string text = ss.str();
+    *out = optimizer_from_text(text.data(), text.size());
+  });
+}
+
+// ---- multi-objective utilities --------------------------------------------------------
+
+rescue_status rescue_hypervolume(const double* points, int n, int m, const double* ref, double* hv) {
+  return guarded(nullptr, [&] {
+    need(hv, "result pointer");
+    if (n < 0) rescue::fail(Status::InvalidArgument, "number of points must be >= 0");
+    if (m < 1) rescue::fail(Status::InvalidArgument, "number of objectives must be >= 1");
+    need(ref, "reference point");
+    if (n > 0) need(points, "points");
+    *hv = rescue::moo::hypervolume(points, static_cast<size_t>(n), static_cast<size_t>(m), ref);
+  });
+}
+
+rescue_status rescue_pareto_filter(const double* points, int n, int m, const double* violation, int* keep, int* count) {
+  return guarded(nullptr, [&] {
+    need(count, "count pointer");
+    *count = 0;
+    if (n < 0) rescue::fail(Status::InvalidArgument, "number of points must be >= 0");
+    if (m < 1) rescue::fail(Status::InvalidArgument, "number of objectives must be >= 1");
+    if (n == 0) return;
+    need(points, "points");
+    need(keep, "index buffer");
+    const auto idx = rescue::moo::nondominated_indices(points, static_cast<size_t>(n), static_cast<size_t>(m), violation);
+    for (size_t i = 0; i < idx.size(); ++i) keep[i] = static_cast<int>(idx[i]);
+    *count = static_cast<int>(idx.size());
+  });
+}
+
+}  // extern "C"

@@ -13,6 +13,7 @@ struct Observation {
   std::vector<double> z;  // indicators (K values; NaN where not measured)
   double cost = 0.0;      // cost charged for this evaluation
   std::int64_t ticket = 0;  // the suggestion it answers, 0 if the user chose (x, s)
+  bool failed = false;      // the evaluation failed: y and g are NaN
 };
 
 }  // namespace rescue

@@ -137,6 +137,11 @@ void ProblemSpec::set_cost_callback(CostCallback fn, void* user) {
   cost_.user = user;
 }
 
+void ProblemSpec::set_cost_callback_unbound() {
+  cost_ = CostModel{};
+  cost_.kind = CostKind::Callback;
+}
+
 void ProblemSpec::add_objective(const std::string& name, Sense sense) {
   check_new_name(name, "objective");
   if (sense != Sense::Minimize && sense != Sense::Maximize)
@@ -223,6 +228,9 @@ double ProblemSpec::cost(const double* x, double s) const {
       return cost_.level_costs[i];
     }
     case CostKind::Callback: {
+      if (!cost_.callback)
+        fail(Status::InvalidState, "the cost model is a user callback that is not set (after loading a checkpoint, "
+                                   "set it again with rescue_set_cost_callback)");
       const double c = cost_.callback(x, dim(), s, cost_.user);
       if (!std::isfinite(c) || c <= 0.0)
         fail(Status::Callback, "the cost callback returned " + fmt(c) + " at fidelity " + fmt(s) +

@@ -77,6 +77,9 @@ class ProblemSpec {
   void set_cost_exponential(double rate);
   void set_cost_levels(const std::vector<double>& costs);
   void set_cost_callback(CostCallback fn, void* user);
+  /// A callback cost model whose function is not known yet (a loaded checkpoint):
+  /// cost() fails with InvalidState until set_cost_callback() is called.
+  void set_cost_callback_unbound();
   void add_objective(const std::string& name, Sense sense);
   void add_constraint(const std::string& name, double threshold, ConstraintSense sense);
   void add_indicator(const std::string& name);

@@ -1,0 +1,239 @@
+// Checkpoint format (version 1): the JSON document below. The C ABI writes it
+// behind the magic line "RESCUE-CHECKPOINT <format>". Doubles are written with
+// the shortest text that round-trips exactly; NaN (a missing value) as null.
+// The problem is rebuilt through ProblemSpec's validating setters, so a
+// checkpoint edited into an invalid problem is refused like a bad API call.
+#include <cmath>
+#include <limits>
+
+#include "engine/optimizer.hpp"
+
+namespace rescue::engine {
+namespace {
+
+using nlohmann::json;
+
+json vec(const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) a.push_back(std::isnan(x) ? json(nullptr) : json(x));
+  return a;
+}
+
+[[noreturn]] void corrupt(const std::string& what) { fail(Status::CorruptCheckpoint, "corrupt checkpoint: " + what); }
+
+const json& field(const json& obj, const char* key) {
+  if (!obj.is_object()) corrupt(std::string("expected an object holding '") + key + "'");
+  auto it = obj.find(key);
+  if (it == obj.end()) corrupt(std::string("missing '") + key + "'");
+  return *it;
+}
+
+double real(const json& j, const char* what) {
+  if (j.is_null()) return std::nan("");
+  if (!j.is_number()) corrupt(std::string(what) + " is not a number");
+  return j.get<double>();
+}
+
+double finite(const json& j, const char* what) {
+  const double v = real(j, what);
+  if (!std::isfinite(v)) corrupt(std::string(what) + " is missing or not finite");
+  return v;
+}
+
+std::vector<double> reals(const json& j, const char* what, std::size_t expected, bool allow_nan) {
+  if (!j.is_array()) corrupt(std::string(what) + " is not an array");
+  if (j.size() != expected)
+    corrupt(std::string(what) + " has " + std::to_string(j.size()) + " values, expected " + std::to_string(expected));
+  std::vector<double> v;
+  v.reserve(j.size());
+  for (const auto& e : j) v.push_back(allow_nan ? real(e, what) : finite(e, what));
+  return v;
+}
+
+std::int64_t integer(const json& j, const char* what) {
+  if (!j.is_number_integer()) corrupt(std::string(what) + " is not an integer");
+  return j.get<std::int64_t>();
+}
+
+std::string text(const json& j, const char* what) {
+  if (!j.is_string()) corrupt(std::string(what) + " is not a string");
+  return j.get<std::string>();
+}
+
+json problem_to_json(const ProblemSpec& p) {
+  json j;
+  json opts = json::array();
+  for (const auto& o : p.options())
+    opts.push_back({{"name", o.name}, {"lower", o.lower}, {"upper", o.upper}, {"kind", static_cast<int>(o.kind)}});
+  j["options"] = opts;
+  const FidelitySpec& f = p.fidelity();
+  j["fidelity"] = {{"discrete", f.discrete}, {"lower", f.lower}, {"upper", f.upper},
+                   {"levels", vec(f.levels)}, {"target", f.target}};
+  const CostModel& c = p.cost_model();
+  j["cost"] = {{"kind", static_cast<int>(c.kind)}, {"rate", c.rate}, {"level_costs", vec(c.level_costs)}};
+  json objs = json::array();
+  for (const auto& o : p.objectives()) objs.push_back({{"name", o.name}, {"sense", static_cast<int>(o.sense)}});
+  j["objectives"] = objs;
+  json cons = json::array();
+  for (const auto& c2 : p.constraints())
+    cons.push_back({{"name", c2.name}, {"threshold", c2.threshold}, {"sense", static_cast<int>(c2.sense)}});
+  j["constraints"] = cons;
+  j["indicators"] = p.indicators();
+  j["reference_point"] = vec(p.reference_point());
+  j["seed"] = p.seed();
+  j["strategy"] = p.strategy();
+  j["budget"] = p.budget();
+  j["initial_budget"] = p.has_initial_budget() ? json(p.initial_budget()) : json(nullptr);
+  j["params"] = p.params();
+  return j;
+}
+
+ProblemSpec problem_from_json(const json& j) {
+  ProblemSpec p;
+  const json& opts = field(j, "options");
+  if (!opts.is_array()) corrupt("options is not an array");
+  for (const auto& o : opts)
+    p.add_option(text(field(o, "name"), "option name"), finite(field(o, "lower"), "option lower bound"),
+                 finite(field(o, "upper"), "option upper bound"),
+                 static_cast<OptionKind>(integer(field(o, "kind"), "option kind")));
+  const json& f = field(j, "fidelity");
+  const json& disc = field(f, "discrete");
+  if (!disc.is_boolean()) corrupt("fidelity.discrete is not a boolean");
+  const double target = finite(field(f, "target"), "target fidelity");
+  if (disc.get<bool>()) {
+    const json& lv = field(f, "levels");
+    p.set_fidelity_levels(reals(lv, "fidelity levels", lv.is_array() ? lv.size() : 0, false), target);
+  } else {
+    p.set_fidelity_range(finite(field(f, "lower"), "fidelity lower"), finite(field(f, "upper"), "fidelity upper"), target);
+  }
+  const json& c = field(j, "cost");
+  switch (integer(field(c, "kind"), "cost kind")) {
+    case static_cast<int>(CostKind::Exponential): p.set_cost_exponential(finite(field(c, "rate"), "cost rate")); break;
+    case static_cast<int>(CostKind::PerLevel): {
+      const json& lc = field(c, "level_costs");
+      p.set_cost_levels(reals(lc, "level costs", lc.is_array() ? lc.size() : 0, false));
+      break;
+    }
+    case static_cast<int>(CostKind::Callback): p.set_cost_callback_unbound(); break;
+    default: corrupt("unknown cost kind");
+  }
+  const json& objs = field(j, "objectives");
+  if (!objs.is_array()) corrupt("objectives is not an array");
+  for (const auto& o : objs)
+    p.add_objective(text(field(o, "name"), "objective name"), static_cast<Sense>(integer(field(o, "sense"), "objective sense")));
+  const json& cons = field(j, "constraints");
+  if (!cons.is_array()) corrupt("constraints is not an array");
+  for (const auto& o : cons)
+    p.add_constraint(text(field(o, "name"), "constraint name"), finite(field(o, "threshold"), "constraint threshold"),
+                     static_cast<ConstraintSense>(integer(field(o, "sense"), "constraint sense")));
+  const json& inds = field(j, "indicators");
+  if (!inds.is_array()) corrupt("indicators is not an array");
+  for (const auto& o : inds) p.add_indicator(text(o, "indicator name"));
+  const json& ref = field(j, "reference_point");
+  if (!ref.is_array()) corrupt("reference_point is not an array");
+  if (!ref.empty()) p.set_reference_point(reals(ref, "reference point", p.num_objectives(), false));
+  const json& seed = field(j, "seed");
+  if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0)) corrupt("seed is not an unsigned integer");
+  p.set_seed(seed.get<std::uint64_t>());
+  p.set_strategy(text(field(j, "strategy"), "strategy"));
+  p.set_budget(finite(field(j, "budget"), "budget"));
+  const json& ib = field(j, "initial_budget");
+  if (!ib.is_null()) p.set_initial_budget(finite(ib, "initial budget"));
+  const json& params = field(j, "params");
+  if (!params.is_object()) corrupt("params is not an object");
+  for (auto it = params.begin(); it != params.end(); ++it) p.set_param(it.key(), finite(it.value(), "parameter"));
+  return p;
+}
+
+}  // namespace
+
+nlohmann::json Optimizer::to_json() const {
+  json doc;
+  doc["problem"] = problem_to_json(spec_);
+  json obs = json::array();
+  for (const auto& o : observations_)
+    obs.push_back({{"x", vec(o.x)}, {"s", o.s}, {"y", vec(o.y)}, {"g", vec(o.g)}, {"z", vec(o.z)},
+                   {"cost", o.cost}, {"ticket", o.ticket}, {"failed", o.failed}});
+  doc["observations"] = obs;
+  json pend = json::array();
+  for (const auto& p : pending_) pend.push_back({{"ticket", p.ticket}, {"x", vec(p.x)}, {"s", p.s}, {"cost", p.cost}});
+  doc["pending"] = pend;
+  json rows = json::array();
+  for (const auto& r : observational_) rows.push_back(vec(r));
+  doc["observational"] = rows;
+  doc["closed_tickets"] = closed_tickets_;
+  doc["next_ticket"] = next_ticket_;
+  doc["spent"] = spent_;
+  doc["rng"] = rng_.to_string();
+  doc["strategy_state"] = strategy_->save_state();
+  return doc;
+}
+
+std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
+  if (!doc.is_object()) corrupt("the document is not an object");
+  auto opt = std::make_unique<Optimizer>(problem_from_json(field(doc, "problem")));
+  const ProblemSpec& p = opt->spec_;
+  const std::size_t d = p.dim(), m = p.num_objectives(), q = p.num_constraints(), k = p.num_indicators();
+
+  const std::int64_t next = integer(field(doc, "next_ticket"), "next_ticket");
+  if (next < 1 || next > std::numeric_limits<int>::max()) corrupt("next_ticket out of range");
+  opt->next_ticket_ = next;
+
+  const json& obs = field(doc, "observations");
+  if (!obs.is_array()) corrupt("observations is not an array");
+  for (const auto& o : obs) {
+    Observation ob;
+    ob.x = reals(field(o, "x"), "observation x", d, false);
+    ob.s = finite(field(o, "s"), "observation fidelity");
+    const json& failed = field(o, "failed");
+    if (!failed.is_boolean()) corrupt("observation failed flag is not a boolean");
+    ob.failed = failed.get<bool>();
+    ob.y = reals(field(o, "y"), "observation objectives", m, ob.failed);
+    ob.g = reals(field(o, "g"), "observation constraints", q, ob.failed);
+    ob.z = reals(field(o, "z"), "observation indicators", k, true);
+    ob.cost = finite(field(o, "cost"), "observation cost");
+    ob.ticket = integer(field(o, "ticket"), "observation ticket");
+    if (ob.ticket < 0 || ob.ticket >= next) corrupt("observation ticket out of range");
+    p.check_config(ob.x.data());
+    if (!p.fidelity().valid(ob.s)) corrupt("observation fidelity is not valid for the problem");
+    if (!(ob.cost > 0.0)) corrupt("observation cost must be positive");
+    opt->observations_.push_back(std::move(ob));
+  }
+  const json& pend = field(doc, "pending");
+  if (!pend.is_array()) corrupt("pending is not an array");
+  for (const auto& o : pend) {
+    PendingTicket t;
+    t.ticket = integer(field(o, "ticket"), "pending ticket");
+    t.x = reals(field(o, "x"), "pending x", d, false);
+    t.s = finite(field(o, "s"), "pending fidelity");
+    t.cost = finite(field(o, "cost"), "pending cost");
+    if (t.ticket < 1 || t.ticket >= next) corrupt("pending ticket out of range");
+    for (const auto& other : opt->pending_)
+      if (other.ticket == t.ticket) corrupt("pending ticket listed twice");
+    p.check_config(t.x.data());
+    if (!p.fidelity().valid(t.s)) corrupt("pending fidelity is not valid for the problem");
+    if (!(t.cost > 0.0)) corrupt("pending cost must be positive");
+    opt->pending_.push_back(std::move(t));
+  }
+  const json& closed = field(doc, "closed_tickets");
+  if (!closed.is_array()) corrupt("closed_tickets is not an array");
+  for (const auto& c : closed) {
+    const std::int64_t t = integer(c, "closed ticket");
+    if (t < 1 || t >= next || (!opt->closed_tickets_.empty() && t <= opt->closed_tickets_.back()))
+      corrupt("closed tickets out of range or not increasing");
+    opt->closed_tickets_.push_back(t);
+  }
+  const json& rows = field(doc, "observational");
+  if (!rows.is_array()) corrupt("observational is not an array");
+  std::vector<std::vector<double>> data;
+  for (const auto& r : rows) data.push_back(reals(r, "observational row", opt->observational_width(), true));
+  if (!data.empty()) opt->add_observational(data);
+  const double spent = finite(field(doc, "spent"), "spent");
+  if (spent < 0.0) corrupt("spent is negative");
+  opt->spent_ = spent;
+  if (!opt->rng_.from_string(text(field(doc, "rng"), "rng"))) corrupt("random generator state is malformed");
+  opt->strategy_->load_state(field(doc, "strategy_state"));
+  return opt;
+}
+
+}  // namespace rescue::engine

@@ -1,0 +1,223 @@
+#include "engine/optimizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "core/sampling.hpp"
+#include "engine/pareto_observed.hpp"
+
+namespace rescue::engine {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+void check_values(const std::vector<double>& v, std::size_t expected, const char* what, bool allow_nan) {
+  if (v.size() != expected)
+    fail(Status::SizeMismatch, std::string(what) + ": expected " + std::to_string(expected) + " values, got " +
+                                   std::to_string(v.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i]) || (allow_nan && std::isnan(v[i]))) continue;
+    fail(Status::NonFinite, std::string(what) + "[" + std::to_string(i) + "] is " + num(v[i]) +
+                                (allow_nan ? "; values must be finite or NaN (not measured)" : "; values must be finite"));
+  }
+}
+
+}  // namespace
+
+Optimizer::Optimizer(ProblemSpec spec) : spec_(std::move(spec)), rng_(spec_.seed()) {
+  spec_.validate_complete();
+  strategy_ = make_strategy(spec_.strategy(), spec_);
+}
+
+double Optimizer::pending_cost() const {
+  double c = 0.0;
+  for (const auto& p : pending_) c += p.cost;
+  return c;
+}
+
+double Optimizer::budget_left() const {
+  if (spec_.budget() <= 0.0) return kInf;
+  return spec_.budget() - spent_ - pending_cost();
+}
+
+bool Optimizer::done() const {
+  if (spec_.budget() <= 0.0) return false;
+  const double left = budget_left();
+  if (left <= 0.0) return true;
+  // Done as well when even the cheapest fidelity no longer fits.
+  try {
+    std::vector<double> mid(spec_.dim());
+    for (int i = 0; i < spec_.dim(); ++i)
+      mid[i] = 0.5 * (spec_.options()[i].lower + spec_.options()[i].upper);
+    spec_.snap(mid.data());
+    const FidelitySpec& f = spec_.fidelity();
+    double cheapest = kInf;
+    if (f.discrete) {
+      for (double s : f.levels) cheapest = std::min(cheapest, spec_.cost(mid.data(), s));
+    } else {
+      for (int i = 0; i <= 64; ++i) cheapest = std::min(cheapest, spec_.cost(mid.data(), f.lower + (f.upper - f.lower) * i / 64));
+    }
+    return cheapest > left;
+  } catch (const Error&) {
+    return false;  // an unset callback: suggest() will report it
+  }
+}
+
+EngineView Optimizer::view(double max_cost) const {
+  return EngineView{spec_, observations_, pending_, observational_, spent_, max_cost};
+}
+
+PendingTicket Optimizer::suggest() {
+  if (next_ticket_ >= std::numeric_limits<int>::max())
+    fail(Status::InvalidState, "no ticket numbers are left for this optimizer");
+  const double left = budget_left();
+  if (left <= 0.0)
+    fail(Status::BudgetExhausted, "the budget of " + num(spec_.budget()) + " is spent (" + num(spent_) +
+                                      " reported, " + num(pending_cost()) + " pending)");
+  // Work on a copy of the generator so that a failure leaves the state unchanged.
+  Rng rng = rng_;
+  std::optional<Suggestion> next;
+  // The cost-aware initial design (paper, Appendix A, Algorithm 2) comes first,
+  // for every strategy, while its budget lasts: fidelities drawn with probability
+  // proportional to 1 / cost among those that still fit.
+  const double init_left = spec_.initial_budget() - spent_ - pending_cost();
+  if (init_left > 0.0) {
+    Suggestion sug;
+    sug.x = sample_configuration(spec_, rng);
+    if (sample_fidelity(spec_, sug.x.data(), FidelityLaw::InverseCost, std::min(left, init_left), rng, &sug.s))
+      next = std::move(sug);
+  }
+  if (!next) next = strategy_->suggest(view(left), rng);
+  if (!next)
+    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
+  spec_.check_config(next->x.data());
+  if (!spec_.fidelity().valid(next->s)) fail(Status::Internal, "strategy suggested an invalid fidelity " + num(next->s));
+  PendingTicket t;
+  t.x = std::move(next->x);
+  t.s = next->s;
+  t.cost = spec_.cost(t.x.data(), t.s);
+  t.ticket = next_ticket_;
+  pending_.push_back(t);
+  ++next_ticket_;
+  rng_ = rng;
+  return t;
+}
+
+std::vector<PendingTicket>::iterator Optimizer::find_pending(std::int64_t ticket, const char* action) {
+  auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingTicket& p) { return p.ticket == ticket; });
+  if (it != pending_.end()) return it;
+  std::string why = "is not pending";
+  if (ticket <= 0 || ticket >= next_ticket_)
+    why = "was never issued";
+  else if (std::binary_search(closed_tickets_.begin(), closed_tickets_.end(), ticket))
+    why = "was already observed, failed or cancelled";
+  fail(Status::UnknownTicket, std::string("cannot ") + action + " ticket " + std::to_string(ticket) + ": it " + why);
+}
+
+void Optimizer::check_outputs(const std::vector<double>& y, const std::vector<double>& g,
+                              const std::vector<double>& z) const {
+  check_values(y, spec_.num_objectives(), "objectives", false);
+  check_values(g, spec_.num_constraints(), "constraint metrics", false);
+  if (!z.empty()) check_values(z, spec_.num_indicators(), "indicators", true);
+}
+
+Observation Optimizer::make_observation(const std::vector<double>& x, double s, double cost, std::int64_t ticket,
+                                        const std::vector<double>& y, const std::vector<double>& g,
+                                        const std::vector<double>& z) const {
+  Observation o;
+  o.x = x;
+  o.s = s;
+  o.y = y;
+  o.g = g;
+  o.z = z.empty() ? std::vector<double>(spec_.num_indicators(), std::nan("")) : z;
+  o.cost = cost;
+  o.ticket = ticket;
+  return o;
+}
+
+static void insert_sorted(std::vector<std::int64_t>& v, std::int64_t t) {
+  v.insert(std::upper_bound(v.begin(), v.end(), t), t);
+}
+
+void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const std::vector<double>& g,
+                        const std::vector<double>& z) {
+  auto it = find_pending(ticket, "observe");
+  check_outputs(y, g, z);
+  Observation o = make_observation(it->x, it->s, it->cost, ticket, y, g, z);
+  observations_.push_back(std::move(o));
+  spent_ += it->cost;
+  pending_.erase(it);
+  insert_sorted(closed_tickets_, ticket);
+}
+
+void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
+                           const std::vector<double>& g, const std::vector<double>& z) {
+  if (x.size() != static_cast<std::size_t>(spec_.dim()))
+    fail(Status::SizeMismatch, "configuration: expected " + std::to_string(spec_.dim()) + " values, got " +
+                                   std::to_string(x.size()));
+  spec_.check_config(x.data());
+  if (!std::isfinite(s)) fail(Status::NonFinite, "fidelity is " + num(s) + "; it must be finite");
+  if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + num(s) + " is not a valid fidelity of this problem");
+  check_outputs(y, g, z);
+  const double cost = spec_.cost(x.data(), s);
+  observations_.push_back(make_observation(x, s, cost, 0, y, g, z));
+  spent_ += cost;
+}
+
+void Optimizer::cancel(std::int64_t ticket) {
+  auto it = find_pending(ticket, "cancel");
+  pending_.erase(it);
+  insert_sorted(closed_tickets_, ticket);
+}
+
+void Optimizer::fail_ticket(std::int64_t ticket) {
+  auto it = find_pending(ticket, "mark as failed");
+  const double nan = std::nan("");
+  Observation o = make_observation(it->x, it->s, it->cost, ticket, std::vector<double>(spec_.num_objectives(), nan),
+                                   std::vector<double>(spec_.num_constraints(), nan), {});
+  o.failed = true;
+  observations_.push_back(std::move(o));
+  spent_ += it->cost;
+  pending_.erase(it);
+  insert_sorted(closed_tickets_, ticket);
+}
+
+ParetoSet Optimizer::pareto() {
+  Rng rng = rng_;  // a recommendation never advances the suggestion stream
+  if (auto rec = strategy_->recommend(view(budget_left()), rng)) return *rec;
+  return pareto_of_observations(spec_, observations_);
+}
+
+void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {
+  if (rows.empty()) fail(Status::SizeMismatch, "no observational rows given");
+  const std::size_t width = observational_width();
+  const int d = spec_.dim();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    if (row.size() != width)
+      fail(Status::SizeMismatch, "observational rows need " + std::to_string(width) +
+                                     " columns (options, fidelity, indicators, objectives, constraints), got " +
+                                     std::to_string(row.size()));
+    for (std::size_t j = 0; j < width; ++j) {
+      const bool key = static_cast<int>(j) <= d;  // options and fidelity must be present
+      if (std::isfinite(row[j]) || (!key && std::isnan(row[j]))) continue;
+      fail(Status::NonFinite, "observational row " + std::to_string(r) + ", column " + std::to_string(j) + " is " +
+                                  num(row[j]) + (key ? " (options and fidelity must be finite)" : " (use NaN for missing)"));
+    }
+    spec_.check_config(row.data());
+    if (!spec_.fidelity().valid(row[d]))
+      fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + num(row[d]) + " is not valid");
+  }
+  observational_.insert(observational_.end(), rows.begin(), rows.end());
+}
+
+}  // namespace rescue::engine

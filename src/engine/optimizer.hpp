@@ -1,0 +1,81 @@
+// The ask/tell engine: owns the problem, every observation, the pending
+// tickets, the observational data, the strategy and the random generator.
+// Every mutating call validates all of its input before it changes anything,
+// so a rejected call leaves the state exactly as it was.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/observation.hpp"
+#include "core/problem_spec.hpp"
+#include "engine/strategy.hpp"
+#include "util/rng.hpp"
+
+namespace rescue::engine {
+
+class Optimizer {
+ public:
+  /// Validates that the problem is complete and builds its strategy.
+  explicit Optimizer(ProblemSpec spec);
+
+  const ProblemSpec& spec() const { return spec_; }
+  const Strategy& strategy() const { return *strategy_; }
+
+  // ---- ask / tell ----
+  /// The next (x, s) with a new ticket; throws BudgetExhausted when nothing affordable is left.
+  PendingTicket suggest();
+  /// Results for a pending ticket. y: M values, g: Q values, z: K values or empty.
+  void observe(std::int64_t ticket, const std::vector<double>& y, const std::vector<double>& g,
+               const std::vector<double>& z);
+  /// Results at a (x, s) the user chose.
+  void observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
+                  const std::vector<double>& g, const std::vector<double>& z);
+  void cancel(std::int64_t ticket);
+  void fail_ticket(std::int64_t ticket);
+
+  // ---- state ----
+  const std::vector<Observation>& observations() const { return observations_; }
+  const std::vector<PendingTicket>& pending() const { return pending_; }
+  double spent() const { return spent_; }
+  double pending_cost() const;
+  bool done() const;
+  ParetoSet pareto();
+
+  void add_observational(const std::vector<std::vector<double>>& rows);
+  const std::vector<std::vector<double>>& observational() const { return observational_; }
+  int observational_width() const {
+    return spec_.dim() + 1 + spec_.num_indicators() + spec_.num_objectives() + spec_.num_constraints();
+  }
+
+  void set_cost_callback(CostCallback fn, void* user) { spec_.set_cost_callback(fn, user); }
+
+  // ---- checkpoints ----
+  nlohmann::json to_json() const;
+  /// Throws CorruptCheckpoint / UnsupportedVersion on bad input.
+  static std::unique_ptr<Optimizer> from_json(const nlohmann::json& doc);
+
+ private:
+  EngineView view(double max_cost) const;
+  std::vector<PendingTicket>::iterator find_pending(std::int64_t ticket, const char* action);
+  void check_outputs(const std::vector<double>& y, const std::vector<double>& g, const std::vector<double>& z) const;
+  Observation make_observation(const std::vector<double>& x, double s, double cost, std::int64_t ticket,
+                               const std::vector<double>& y, const std::vector<double>& g,
+                               const std::vector<double>& z) const;
+  double budget_left() const;
+
+  ProblemSpec spec_;
+  std::unique_ptr<Strategy> strategy_;
+  Rng rng_;
+  std::vector<Observation> observations_;
+  std::vector<PendingTicket> pending_;
+  std::vector<std::vector<double>> observational_;
+  std::vector<std::int64_t> closed_tickets_;  // observed, failed or cancelled (sorted), for clear messages
+  std::int64_t next_ticket_ = 1;
+  double spent_ = 0.0;
+};
+
+}  // namespace rescue::engine

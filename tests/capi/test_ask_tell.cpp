@@ -1,0 +1,426 @@
+// The ask/tell loop through the C ABI: suggestions, tickets, budget, the
+// initial design's fidelity law, the Pareto set, and that every rejected call
+// leaves the optimizer's data unchanged.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rescue.h"
+#include "test_helpers.hpp"
+
+namespace {
+
+using rescue_test::simulate;
+using rescue_test::small_problem;
+using rescue_test::state;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+struct Opt {
+  rescue_optimizer* h = nullptr;
+  explicit Opt(rescue_problem* p) {
+    EXPECT_EQ(rescue_create(p, &h), RESCUE_OK) << rescue_last_error();
+    rescue_problem_free(p);
+  }
+  ~Opt() { rescue_destroy(h); }
+};
+
+TEST(AskTell, SuggestionsRespectBoundsKindsAndFidelity) {
+  Opt opt(small_problem("random"));
+  for (int i = 0; i < 200; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK) << rescue_errmsg(opt.h);
+    EXPECT_GE(x[0], 0.0);
+    EXPECT_LE(x[0], 1.0);
+    EXPECT_EQ(x[1], std::round(x[1]));
+    EXPECT_GE(x[1], 1.0);
+    EXPECT_LE(x[1], 8.0);
+    EXPECT_GE(x[2], 1e-4);
+    EXPECT_LE(x[2], 1e-1);
+    EXPECT_GE(s, 0.0);
+    EXPECT_LE(s, 1.0);
+    EXPECT_EQ(t, i + 1);
+    double y[2], g[1], z[1];
+    simulate(x, s, y, g, z);
+    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_OK) << rescue_errmsg(opt.h);
+  }
+  EXPECT_EQ(rescue_num_observations(opt.h), 200);
+}
+
+TEST(AskTell, LogScaleOptionsAreUniformInLogSpace) {
+  Opt opt(small_problem("random"));
+  int below_geometric_mid = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    below_geometric_mid += x[2] < std::sqrt(1e-4 * 1e-1);
+    ASSERT_EQ(rescue_cancel(opt.h, t), RESCUE_OK);
+  }
+  EXPECT_NEAR(below_geometric_mid / double(n), 0.5, 0.03);
+}
+
+TEST(AskTell, ResultsMayArriveInAnyOrder) {
+  Opt opt(small_problem());
+  std::vector<int> tickets;
+  std::vector<std::vector<double>> xs;
+  std::vector<double> ss;
+  for (int i = 0; i < 5; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    tickets.push_back(t);
+    xs.emplace_back(x, x + 3);
+    ss.push_back(s);
+  }
+  int pending[8], count = 0;
+  ASSERT_EQ(rescue_pending(opt.h, pending, 8, &count), RESCUE_OK);
+  EXPECT_EQ(count, 5);
+  EXPECT_EQ(rescue_pending(opt.h, pending, 2, &count), RESCUE_ERR_BUFFER_TOO_SMALL);
+  EXPECT_EQ(count, 5);
+  const int order[] = {3, 0, 4, 2, 1};
+  for (int k : order) {
+    double y[2], g[1], z[1];
+    simulate(xs[k].data(), ss[k], y, g, z);
+    ASSERT_EQ(rescue_observe(opt.h, tickets[k], y, 2, g, 1, z, 1), RESCUE_OK);
+  }
+  // Observations are stored in arrival order with the suggested (x, s).
+  for (int i = 0; i < 5; ++i) {
+    double x[3], s;
+    int failed = -1;
+    ASSERT_EQ(rescue_get_observation(opt.h, i, x, 3, &s, nullptr, 0, nullptr, 0, &failed), RESCUE_OK);
+    EXPECT_EQ(std::vector<double>(x, x + 3), xs[order[i]]);
+    EXPECT_EQ(s, ss[order[i]]);
+    EXPECT_EQ(failed, 0);
+  }
+  ASSERT_EQ(rescue_pending(opt.h, nullptr, 0, &count), RESCUE_OK);
+  EXPECT_EQ(count, 0);
+}
+
+TEST(AskTell, TicketErrors) {
+  Opt opt(small_problem());
+  double x[3], s, y[2] = {1, 2}, g[1] = {0}, z[1] = {0};
+  int t;
+  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+  EXPECT_EQ(rescue_observe(opt.h, 999, y, 2, g, 1, z, 1), RESCUE_ERR_UNKNOWN_TICKET);
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("never issued"), std::string::npos);
+  EXPECT_EQ(rescue_observe(opt.h, -3, y, 2, g, 1, z, 1), RESCUE_ERR_UNKNOWN_TICKET);
+  ASSERT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_OK);
+  EXPECT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_ERR_UNKNOWN_TICKET);  // twice
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("already"), std::string::npos);
+  EXPECT_EQ(rescue_cancel(opt.h, t), RESCUE_ERR_UNKNOWN_TICKET);
+  EXPECT_EQ(rescue_fail(opt.h, t), RESCUE_ERR_UNKNOWN_TICKET);
+  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+  ASSERT_EQ(rescue_cancel(opt.h, t), RESCUE_OK);
+  EXPECT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_ERR_UNKNOWN_TICKET);
+  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+  ASSERT_EQ(rescue_fail(opt.h, t), RESCUE_OK);
+  EXPECT_EQ(rescue_num_observations(opt.h), 2);
+  int failed = 0;
+  double yy[2];
+  ASSERT_EQ(rescue_get_observation(opt.h, 1, nullptr, 0, nullptr, yy, 2, nullptr, 0, &failed), RESCUE_OK);
+  EXPECT_EQ(failed, 1);
+  EXPECT_TRUE(std::isnan(yy[0]));
+  EXPECT_EQ(rescue_get_observation(opt.h, 2, nullptr, 0, nullptr, nullptr, 0, nullptr, 0, nullptr), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_get_observation(opt.h, 0, x, 2, nullptr, nullptr, 0, nullptr, 0, nullptr), RESCUE_ERR_SIZE_MISMATCH);
+}
+
+// Every class of bad input is rejected with its status, and the optimizer's
+// full state (as written to a checkpoint) is unchanged by the rejected call.
+TEST(AskTell, RejectedCallsLeaveTheDataUnchanged) {
+  Opt opt(small_problem());
+  double x[3], s;
+  int t;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    double y[2], g[1], z[1];
+    simulate(x, s, y, g, z);
+    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_OK);
+  }
+  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);  // one pending ticket
+  const std::string before = state(opt.h);
+  const double y_ok[2] = {0.1, 0.2}, g_ok[1] = {1.0}, z_ok[1] = {0.5};
+  const double y_nan[2] = {kNaN, 0.2}, y_inf[2] = {0.1, kInf}, g_nan[1] = {kNaN}, z_inf[1] = {kInf};
+  const double x_ok[3] = {0.5, 2.0, 0.01}, x_out[3] = {1.5, 2.0, 0.01}, x_frac[3] = {0.5, 2.5, 0.01},
+               x_nan[3] = {0.5, kNaN, 0.01};
+  double xb[3], sb;
+  int tb;
+  struct Case {
+    const char* what;
+    rescue_status expected;
+    rescue_status got;
+  } cases[] = {
+      {"objectives NaN", RESCUE_ERR_NON_FINITE, rescue_observe(opt.h, t, y_nan, 2, g_ok, 1, z_ok, 1)},
+      {"objectives Inf", RESCUE_ERR_NON_FINITE, rescue_observe(opt.h, t, y_inf, 2, g_ok, 1, z_ok, 1)},
+      {"constraint NaN", RESCUE_ERR_NON_FINITE, rescue_observe(opt.h, t, y_ok, 2, g_nan, 1, z_ok, 1)},
+      {"indicator Inf", RESCUE_ERR_NON_FINITE, rescue_observe(opt.h, t, y_ok, 2, g_ok, 1, z_inf, 1)},
+      {"objectives size", RESCUE_ERR_SIZE_MISMATCH, rescue_observe(opt.h, t, y_ok, 1, g_ok, 1, z_ok, 1)},
+      {"constraints size", RESCUE_ERR_SIZE_MISMATCH, rescue_observe(opt.h, t, y_ok, 2, g_ok, 0, z_ok, 1)},
+      {"indicators size", RESCUE_ERR_SIZE_MISMATCH, rescue_observe(opt.h, t, y_ok, 2, g_ok, 1, z_ok, 3)},
+      {"objectives NULL", RESCUE_ERR_NULL_POINTER, rescue_observe(opt.h, t, nullptr, 2, g_ok, 1, z_ok, 1)},
+      {"unknown ticket", RESCUE_ERR_UNKNOWN_TICKET, rescue_observe(opt.h, t + 7, y_ok, 2, g_ok, 1, z_ok, 1)},
+      {"observe_at out of bounds", RESCUE_ERR_OUT_OF_RANGE, rescue_observe_at(opt.h, x_out, 3, 1.0, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"observe_at non-integer", RESCUE_ERR_INVALID_ARGUMENT, rescue_observe_at(opt.h, x_frac, 3, 1.0, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"observe_at NaN option", RESCUE_ERR_NON_FINITE, rescue_observe_at(opt.h, x_nan, 3, 1.0, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"observe_at bad fidelity", RESCUE_ERR_OUT_OF_RANGE, rescue_observe_at(opt.h, x_ok, 3, 1.2, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"observe_at NaN fidelity", RESCUE_ERR_NON_FINITE, rescue_observe_at(opt.h, x_ok, 3, kNaN, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"observe_at wrong d", RESCUE_ERR_SIZE_MISMATCH, rescue_observe_at(opt.h, x_ok, 2, 1.0, y_ok, 2, g_ok, 1, nullptr, 0)},
+      {"suggest wrong d", RESCUE_ERR_SIZE_MISMATCH, rescue_suggest(opt.h, xb, 2, &sb, &tb)},
+      {"suggest NULL x", RESCUE_ERR_NULL_POINTER, rescue_suggest(opt.h, nullptr, 3, &sb, &tb)},
+      {"suggest NULL ticket", RESCUE_ERR_NULL_POINTER, rescue_suggest(opt.h, xb, 3, &sb, nullptr)},
+      {"cancel unknown", RESCUE_ERR_UNKNOWN_TICKET, rescue_cancel(opt.h, 0)},
+      {"fail unknown", RESCUE_ERR_UNKNOWN_TICKET, rescue_fail(opt.h, 12345)},
+      {"observational width", RESCUE_ERR_SIZE_MISMATCH, rescue_add_observational(opt.h, y_ok, 1, 2)},
+      {"observational NULL", RESCUE_ERR_NULL_POINTER, rescue_add_observational(opt.h, nullptr, 1, 8)},
+      {"pareto NULL count", RESCUE_ERR_NULL_POINTER, rescue_pareto(opt.h, nullptr, nullptr, 0, nullptr)},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(c.got, c.expected) << c.what;
+    EXPECT_EQ(state(opt.h), before) << c.what;
+  }
+  EXPECT_GT(std::string(rescue_errmsg(opt.h)).size(), 0u);
+  // Observational rows: an invalid row anywhere rejects the whole call.
+  double rows[2 * 8] = {0.5, 2, 0.01, 0.3, 0.7, 0.1, 0.2, 1.0,  // valid
+                        0.5, 2, 0.01, 0.3, 0.7, 0.1, kInf, 1.0};  // Inf objective
+  EXPECT_EQ(rescue_add_observational(opt.h, rows, 2, 8), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_num_observational(opt.h), 0);
+  rows[14] = kNaN;  // NaN marks a missing value and is accepted
+  EXPECT_EQ(rescue_add_observational(opt.h, rows, 2, 8), RESCUE_OK) << rescue_errmsg(opt.h);
+  EXPECT_EQ(rescue_num_observational(opt.h), 2);
+  // NULL handles everywhere.
+  EXPECT_EQ(rescue_suggest(nullptr, xb, 3, &sb, &tb), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_observe(nullptr, 1, y_ok, 2, g_ok, 1, nullptr, 0), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_pareto(nullptr, nullptr, nullptr, 0, &tb), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_done(nullptr), -1);
+  EXPECT_EQ(rescue_num_observations(nullptr), -1);
+  EXPECT_STREQ(rescue_errmsg(nullptr), rescue_last_error());
+}
+
+TEST(Budget, AccountingAndExhaustion) {
+  rescue_problem* p = small_problem("random");
+  const double budget = 400.0;
+  rescue_problem_set_budget(p, budget);
+  Opt opt(p);
+  double spent = -1, pending = -1, total = -1;
+  ASSERT_EQ(rescue_budget(opt.h, &spent, &pending, &total), RESCUE_OK);
+  EXPECT_EQ(spent, 0.0);
+  EXPECT_EQ(total, budget);
+  double sum = 0.0;
+  int n = 0;
+  while (!rescue_done(opt.h)) {
+    double x[3], s, y[2], g[1], z[1], c;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK) << rescue_errmsg(opt.h);
+    ASSERT_EQ(rescue_cost(opt.h, x, 3, s, &c), RESCUE_OK);
+    EXPECT_NEAR(c, std::exp(4.8 * s), 1e-9 * c);
+    ASSERT_EQ(rescue_budget(opt.h, &spent, &pending, nullptr), RESCUE_OK);
+    EXPECT_NEAR(pending, c, 1e-12 * c);
+    simulate(x, s, y, g, z);
+    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_OK);
+    sum += c;
+    ASSERT_LT(++n, 10000);
+  }
+  ASSERT_EQ(rescue_budget(opt.h, &spent, &pending, nullptr), RESCUE_OK);
+  EXPECT_NEAR(spent, sum, 1e-9 * sum);
+  EXPECT_LE(spent, budget + 1e-9);  // never overspent
+  EXPECT_EQ(pending, 0.0);
+  double x[3], s;
+  int t;
+  EXPECT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_ERR_BUDGET_EXHAUSTED);
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("budget"), std::string::npos);
+}
+
+TEST(Budget, ObserveAtAndFailuresAreCharged) {
+  Opt opt(small_problem());
+  const double x[3] = {0.5, 2.0, 0.01}, y[2] = {1, 2}, g[1] = {1};
+  ASSERT_EQ(rescue_observe_at(opt.h, x, 3, 0.5, y, 2, g, 1, nullptr, 0), RESCUE_OK);
+  double spent;
+  rescue_budget(opt.h, &spent, nullptr, nullptr);
+  EXPECT_NEAR(spent, std::exp(2.4), 1e-12);
+  double xs[3], s;
+  int t;
+  ASSERT_EQ(rescue_suggest(opt.h, xs, 3, &s, &t), RESCUE_OK);
+  ASSERT_EQ(rescue_fail(opt.h, t), RESCUE_OK);
+  double spent2;
+  rescue_budget(opt.h, &spent2, nullptr, nullptr);
+  EXPECT_NEAR(spent2 - spent, std::exp(4.8 * s), 1e-9 * std::exp(4.8 * s));
+}
+
+// The cost-aware law of the paper's Appendix A: p(s) proportional to 1 / c(s).
+// With c(s) = exp(4.8 s) on [0, 1], F(s) = (1 - exp(-4.8 s)) / (1 - exp(-4.8)).
+TEST(FidelityLaw, ContinuousInverseCostMatchesClosedFormCdf) {
+  Opt opt(small_problem("cost-aware-random", 11));
+  const int n = 20000;
+  std::vector<double> s_values;
+  for (int i = 0; i < n; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    s_values.push_back(s);
+    rescue_cancel(opt.h, t);
+  }
+  std::sort(s_values.begin(), s_values.end());
+  double ks = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double f = (1.0 - std::exp(-4.8 * s_values[i])) / (1.0 - std::exp(-4.8));
+    ks = std::max(ks, std::max(std::fabs(f - (i + 1.0) / n), std::fabs(f - double(i) / n)));
+  }
+  EXPECT_LT(ks, 1.63 / std::sqrt(double(n)));  // Kolmogorov-Smirnov at the 1% level
+}
+
+TEST(FidelityLaw, DiscreteLevelsProportionalToInverseCost) {
+  rescue_problem* p = small_problem("cost-aware-random", 5);
+  const double levels[] = {0.0, 0.5, 1.0}, costs[] = {1.0, 4.0, 20.0};
+  ASSERT_EQ(rescue_problem_set_fidelity_levels(p, levels, 3, 1.0), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_cost_levels(p, costs, 3), RESCUE_OK);
+  Opt opt(p);
+  int counts[3] = {0, 0, 0};
+  const int n = 12000;
+  for (int i = 0; i < n; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    counts[s == 0.0 ? 0 : s == 0.5 ? 1 : 2]++;
+    rescue_cancel(opt.h, t);
+  }
+  const double z = 1.0 + 0.25 + 0.05;
+  EXPECT_NEAR(counts[0] / double(n), 1.0 / z, 0.015);
+  EXPECT_NEAR(counts[1] / double(n), 0.25 / z, 0.015);
+  EXPECT_NEAR(counts[2] / double(n), 0.05 / z, 0.01);
+}
+
+TEST(FidelityLaw, InitialDesignIsCostAwareForEveryStrategyAndStaysInItsBudget) {
+  // "random" draws uniform fidelities, but only after the initial design, which
+  // follows Algorithm 2 for every strategy and spends at most its budget.
+  rescue_problem* p = small_problem("random", 9);
+  rescue_problem_set_initial_budget(p, 60.0);
+  Opt opt(p);
+  double init_cost = 0.0;
+  std::vector<double> first;
+  for (int i = 0; i < 400; ++i) {
+    double x[3], s, c;
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+    rescue_cost(opt.h, x, 3, s, &c);
+    double y[2], g[1], z[1];
+    simulate(x, s, y, g, z);
+    rescue_observe(opt.h, t, y, 2, g, 1, z, 1);
+    if (init_cost + c <= 60.0 && i == static_cast<int>(first.size())) {
+      init_cost += c;
+      first.push_back(s);
+    }
+  }
+  double mean = 0.0;
+  for (double s : first) mean += s / first.size();
+  EXPECT_LT(mean, 0.35);  // cost-aware: cheap fidelities dominate
+  EXPECT_LE(init_cost, 60.0);
+  // Later suggestions (uniform law) have a mean near 0.5.
+  double later = 0.0;
+  for (int i = static_cast<int>(first.size()); i < 400; ++i) {
+    double s;
+    rescue_get_observation(opt.h, i, nullptr, 0, &s, nullptr, 0, nullptr, 0, nullptr);
+    later += s / (400 - first.size());
+  }
+  EXPECT_NEAR(later, 0.5, 0.06);
+}
+
+TEST(Pareto, BeforeAModelItIsTheNonDominatedFeasibleTargetObservations) {
+  Opt opt(small_problem());
+  int count = -1;
+  ASSERT_EQ(rescue_pareto(opt.h, nullptr, nullptr, 0, &count), RESCUE_OK);
+  EXPECT_EQ(count, 0);
+  // loss minimized, speed maximized, memory <= 4.
+  struct Obs {
+    double x[3], s, y[2], g[1];
+  } data[] = {
+      {{0.1, 1, 0.01}, 1.0, {1.0, 5.0}, {1.0}},  // non-dominated
+      {{0.2, 1, 0.01}, 1.0, {2.0, 6.0}, {1.0}},  // non-dominated
+      {{0.3, 1, 0.01}, 1.0, {2.0, 4.0}, {1.0}},  // dominated by the second
+      {{0.4, 1, 0.01}, 1.0, {0.5, 9.0}, {5.0}},  // infeasible
+      {{0.5, 1, 0.01}, 0.5, {0.1, 9.0}, {1.0}},  // not at the target fidelity
+      {{0.6, 1, 0.01}, 1.0, {3.0, 7.0}, {4.0}},  // non-dominated, on the constraint boundary
+  };
+  for (const Obs& o : data) ASSERT_EQ(rescue_observe_at(opt.h, o.x, 3, o.s, o.y, 2, o.g, 1, nullptr, 0), RESCUE_OK);
+  ASSERT_EQ(rescue_pareto(opt.h, nullptr, nullptr, 0, &count), RESCUE_OK);
+  ASSERT_EQ(count, 3);
+  double x[3 * 3], y[3 * 2];
+  EXPECT_EQ(rescue_pareto(opt.h, x, y, 2, &count), RESCUE_ERR_BUFFER_TOO_SMALL);
+  EXPECT_EQ(count, 3);
+  ASSERT_EQ(rescue_pareto(opt.h, x, y, 3, &count), RESCUE_OK);
+  std::vector<double> firsts = {x[0], x[3], x[6]};
+  std::sort(firsts.begin(), firsts.end());
+  EXPECT_EQ(firsts, (std::vector<double>{0.1, 0.2, 0.6}));
+  for (int i = 0; i < 3; ++i) {
+    const double expected_loss = x[3 * i] == 0.1 ? 1.0 : x[3 * i] == 0.2 ? 2.0 : 3.0;
+    EXPECT_EQ(y[2 * i], expected_loss);  // reported in the objective's own sense
+  }
+}
+
+TEST(CostCallback, IsUsedAndMisbehaviourIsReported) {
+  rescue_problem* p = small_problem();
+  struct Ctx {
+    int calls = 0;
+    double value = 2.0;
+  } ctx;
+  auto fn = [](const double* x, int d, double s, void* user) -> double {
+    auto* c = static_cast<Ctx*>(user);
+    ++c->calls;
+    return c->value * (1.0 + s) + 0.0 * x[d - 1];
+  };
+  ASSERT_EQ(rescue_problem_set_cost_callback(p, fn, &ctx), RESCUE_OK);
+  Opt opt(p);
+  const double x[3] = {0.5, 2.0, 0.01};
+  double c;
+  ASSERT_EQ(rescue_cost(opt.h, x, 3, 0.5, &c), RESCUE_OK);
+  EXPECT_EQ(c, 3.0);
+  EXPECT_GT(ctx.calls, 0);
+  ctx.value = kNaN;
+  EXPECT_EQ(rescue_cost(opt.h, x, 3, 0.5, &c), RESCUE_ERR_CALLBACK);
+  double xs[3], s;
+  int t;
+  const std::string before = state(opt.h);
+  EXPECT_EQ(rescue_suggest(opt.h, xs, 3, &s, &t), RESCUE_ERR_CALLBACK);
+  EXPECT_EQ(state(opt.h), before);
+  ctx.value = -1.0;
+  EXPECT_EQ(rescue_cost(opt.h, x, 3, 0.5, &c), RESCUE_ERR_CALLBACK);
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("positive"), std::string::npos);
+}
+
+// Separate handles are independent: the same runs on several threads give the
+// same results as run one after another.
+TEST(Threads, HandlesOnManyThreadsMatchSequentialRuns) {
+  auto run = [](unsigned seed) {
+    rescue_problem* p = small_problem("cost-aware-random", seed);
+    rescue_optimizer* opt = nullptr;
+    rescue_create(p, &opt);
+    rescue_problem_free(p);
+    std::vector<double> trace;
+    for (int i = 0; i < 300; ++i) {
+      double x[3], s, y[2], g[1], z[1];
+      int t;
+      if (rescue_suggest(opt, x, 3, &s, &t) != RESCUE_OK) break;
+      simulate(x, s, y, g, z);
+      rescue_observe(opt, t, y, 2, g, 1, z, 1);
+      trace.insert(trace.end(), {x[0], x[1], x[2], s});
+    }
+    rescue_destroy(opt);
+    return trace;
+  };
+  std::vector<std::vector<double>> sequential, parallel(4);
+  for (unsigned i = 0; i < 4; ++i) sequential.push_back(run(100 + i));
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < 4; ++i) threads.emplace_back([&, i] { parallel[i] = run(100 + i); });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(parallel, sequential);
+  EXPECT_NE(sequential[0], sequential[1]);
+}
+
+}  // namespace

@@ -1,0 +1,45 @@
+// Small helpers shared by the C ABI tests.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "rescue.h"
+
+namespace rescue_test {
+
+/// A two-option, two-objective, one-constraint problem with continuous fidelity.
+inline rescue_problem* small_problem(const char* strategy = "cost-aware-random", unsigned seed = 3) {
+  rescue_problem* p = nullptr;
+  rescue_problem_new(&p);
+  rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
+  rescue_problem_add_option(p, "n", 1.0, 8.0, RESCUE_INTEGER);
+  rescue_problem_add_option(p, "lr", 1e-4, 1e-1, RESCUE_LOG_SCALE);
+  rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
+  rescue_problem_add_objective(p, "loss", RESCUE_MINIMIZE);
+  rescue_problem_add_objective(p, "speed", RESCUE_MAXIMIZE);
+  rescue_problem_add_constraint(p, "memory", 4.0, RESCUE_LEQ);
+  rescue_problem_add_indicator(p, "load");
+  rescue_problem_set_strategy(p, strategy);
+  rescue_problem_set_seed(p, seed);
+  return p;
+}
+
+/// A deterministic stand-in simulator for small_problem.
+inline void simulate(const double* x, double s, double* y, double* g, double* z) {
+  y[0] = (x[0] - 0.3) * (x[0] - 0.3) + 0.01 * x[1] + 0.1 * (1.0 - s);
+  y[1] = 1.0 - x[0] + 0.05 * x[1];
+  g[0] = x[1] / 2.0;
+  z[0] = x[0] + x[2];
+}
+
+/// The optimizer's full state as text, to check that rejected calls change nothing.
+inline std::string state(const rescue_optimizer* opt) {
+  size_t len = 0;
+  rescue_save(opt, nullptr, 0, &len);
+  std::string text(len + 1, '\0');
+  rescue_save(opt, &text[0], text.size(), &len);
+  text.resize(len);
+  return text;
+}
+
+}  // namespace rescue_test

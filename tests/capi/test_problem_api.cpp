@@ -1,0 +1,200 @@
+// Problem definition through the C ABI: every setter's validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "rescue.h"
+#include "test_helpers.hpp"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+TEST(Version, MacrosMatchRuntime) {
+  EXPECT_EQ(rescue_version_number(), RESCUE_VERSION_NUMBER);
+  EXPECT_STREQ(rescue_version_string(), RESCUE_VERSION_STRING);
+  EXPECT_EQ(RESCUE_VERSION_NUMBER, RESCUE_VERSION_MAJOR * 10000 + RESCUE_VERSION_MINOR * 100 + RESCUE_VERSION_PATCH);
+}
+
+TEST(Status, EveryCodeHasADistinctName) {
+  const rescue_status codes[] = {RESCUE_OK, RESCUE_ERR_NULL_POINTER, RESCUE_ERR_INVALID_ARGUMENT, RESCUE_ERR_OUT_OF_RANGE,
+                                 RESCUE_ERR_NON_FINITE, RESCUE_ERR_SIZE_MISMATCH, RESCUE_ERR_BUFFER_TOO_SMALL,
+                                 RESCUE_ERR_UNKNOWN_TICKET, RESCUE_ERR_UNKNOWN_NAME, RESCUE_ERR_INVALID_STATE,
+                                 RESCUE_ERR_BUDGET_EXHAUSTED, RESCUE_ERR_IO, RESCUE_ERR_CORRUPT_CHECKPOINT,
+                                 RESCUE_ERR_UNSUPPORTED_VERSION, RESCUE_ERR_NUMERICAL, RESCUE_ERR_OUT_OF_MEMORY,
+                                 RESCUE_ERR_CALLBACK, RESCUE_ERR_INTERNAL};
+  std::set<std::string> names;
+  for (rescue_status c : codes) names.insert(rescue_status_string(c));
+  EXPECT_EQ(names.size(), sizeof(codes) / sizeof(codes[0]));
+  EXPECT_STREQ(rescue_status_string(static_cast<rescue_status>(12345)), "unknown status");
+  // Pinned values: these numbers are part of the ABI.
+  EXPECT_EQ(RESCUE_OK, 0);
+  EXPECT_EQ(RESCUE_ERR_NULL_POINTER, 1);
+  EXPECT_EQ(RESCUE_ERR_BUDGET_EXHAUSTED, 10);
+  EXPECT_EQ(RESCUE_ERR_CORRUPT_CHECKPOINT, 12);
+  EXPECT_EQ(RESCUE_ERR_INTERNAL, 99);
+}
+
+TEST(Problem, NullHandlesAreRejected) {
+  EXPECT_EQ(rescue_problem_new(nullptr), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_add_option(nullptr, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_NULL_POINTER);
+  EXPECT_NE(std::string(rescue_last_error()).find("NULL"), std::string::npos);
+  EXPECT_EQ(rescue_problem_add_objective(nullptr, "f", RESCUE_MINIMIZE), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_set_seed(nullptr, 1), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_set_budget(nullptr, 1), RESCUE_ERR_NULL_POINTER);
+  rescue_problem_free(nullptr);  // harmless
+  rescue_problem* p = nullptr;
+  ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_add_option(p, nullptr, 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_set_strategy(p, nullptr), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, nullptr, 2, 1.0), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_set_cost_callback(p, nullptr, nullptr), RESCUE_ERR_NULL_POINTER);
+  rescue_problem_free(p);
+}
+
+TEST(Problem, OptionValidation) {
+  rescue_problem* p = nullptr;
+  ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_add_option(p, "", 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", kNaN, 1, RESCUE_CONTINUOUS), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, kInf, RESCUE_CONTINUOUS), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 1, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("lower bound"), std::string::npos);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 2, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, 7), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_LOG_SCALE), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0.2, 0.8, RESCUE_INTEGER), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);  // duplicate
+  EXPECT_EQ(rescue_problem_add_objective(p, "x", RESCUE_MINIMIZE), RESCUE_ERR_INVALID_ARGUMENT);       // name clash
+  EXPECT_EQ(rescue_problem_add_objective(p, "f", 5), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_constraint(p, "c", kNaN, RESCUE_GEQ), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_add_constraint(p, "c", 1.0, 3), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_add_indicator(p, ""), RESCUE_ERR_INVALID_ARGUMENT);
+  rescue_problem_free(p);
+}
+
+TEST(Problem, FidelityAndCostValidation) {
+  rescue_problem* p = nullptr;
+  ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_set_fidelity_range(p, 1.0, 0.0, 0.5), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.5), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_set_fidelity_range(p, 0.0, kNaN, 1.0), RESCUE_ERR_NON_FINITE);
+  const double dup[] = {0.2, 0.2, 1.0};
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, dup, 3, 1.0), RESCUE_ERR_INVALID_ARGUMENT);
+  const double levels[] = {1.0, 0.2, 0.5};
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, levels, 3, 0.7), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, levels, 0, 1.0), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, levels, 3, 1.0), RESCUE_OK);
+  const double costs[] = {1.0, 10.0};
+  EXPECT_EQ(rescue_problem_set_cost_levels(p, costs, 2), RESCUE_ERR_SIZE_MISMATCH);
+  const double bad_costs[] = {1.0, -1.0, 3.0};
+  EXPECT_EQ(rescue_problem_set_cost_levels(p, bad_costs, 3), RESCUE_ERR_INVALID_ARGUMENT);
+  const double good_costs[] = {1.0, 5.0, 50.0};
+  EXPECT_EQ(rescue_problem_set_cost_levels(p, good_costs, 3), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_set_cost_exponential(p, kInf), RESCUE_ERR_NON_FINITE);
+  rescue_problem_free(p);
+}
+
+TEST(Problem, SettingsValidation) {
+  rescue_problem* p = rescue_test::small_problem();
+  EXPECT_EQ(rescue_problem_set_strategy(p, "no-such-strategy"), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("cost-aware-random"), std::string::npos);
+  EXPECT_EQ(rescue_problem_set_budget(p, -1.0), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_set_budget(p, kNaN), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_set_initial_budget(p, -2.0), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_set_param(p, "kg fantasies", 8), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasies", kNaN), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasies", 8), RESCUE_OK);
+  const double ref1[] = {1.0};
+  EXPECT_EQ(rescue_problem_set_reference_point(p, ref1, 1), RESCUE_ERR_SIZE_MISMATCH);
+  const double ref_bad[] = {1.0, kNaN};
+  EXPECT_EQ(rescue_problem_set_reference_point(p, ref_bad, 2), RESCUE_ERR_NON_FINITE);
+  const double ref[] = {1.0, 0.0};
+  EXPECT_EQ(rescue_problem_set_reference_point(p, ref, 2), RESCUE_OK);
+  rescue_problem_free(p);
+}
+
+TEST(Problem, StrategyListMatchesNames) {
+  int n = 0;
+  while (rescue_strategy_list(n)) {
+    rescue_problem* p = rescue_test::small_problem(rescue_strategy_list(n));
+    rescue_optimizer* opt = nullptr;
+    ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_strategy_list(n) << ": " << rescue_last_error();
+    EXPECT_STREQ(rescue_strategy_name(opt), rescue_strategy_list(n));
+    rescue_destroy(opt);
+    rescue_problem_free(p);
+    ++n;
+  }
+  EXPECT_GE(n, 2);
+  EXPECT_EQ(rescue_strategy_list(-1), nullptr);
+}
+
+TEST(Create, IncompleteProblemIsRejected) {
+  rescue_problem* p = nullptr;
+  ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+  rescue_optimizer* opt = reinterpret_cast<rescue_optimizer*>(0x1);
+  EXPECT_EQ(rescue_create(p, &opt), RESCUE_ERR_INVALID_STATE);
+  EXPECT_EQ(opt, nullptr);
+  EXPECT_NE(std::string(rescue_last_error()).find("no option"), std::string::npos);
+  rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS);
+  EXPECT_EQ(rescue_create(p, &opt), RESCUE_ERR_INVALID_STATE);
+  EXPECT_NE(std::string(rescue_last_error()).find("no objective"), std::string::npos);
+  EXPECT_EQ(rescue_create(nullptr, &opt), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_create(p, nullptr), RESCUE_ERR_NULL_POINTER);
+  rescue_problem_free(p);
+  rescue_destroy(nullptr);  // harmless
+}
+
+TEST(Create, OptimizerKeepsItsOwnCopyOfTheProblem) {
+  rescue_problem* p = rescue_test::small_problem();
+  rescue_optimizer* opt = nullptr;
+  ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+  rescue_problem_add_option(p, "later", 0, 1, RESCUE_CONTINUOUS);
+  rescue_problem_free(p);
+  EXPECT_EQ(rescue_dimension(opt), 3);
+  EXPECT_EQ(rescue_num_objectives(opt), 2);
+  EXPECT_EQ(rescue_num_constraints(opt), 1);
+  EXPECT_EQ(rescue_num_indicators(opt), 1);
+  EXPECT_EQ(rescue_dimension(nullptr), -1);
+  rescue_destroy(opt);
+}
+
+TEST(Builtin, EvaluatesAndRejectsBadInput) {
+  rescue_problem* p = nullptr;
+  EXPECT_EQ(rescue_problem_builtin("no-such-problem", &p), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_EQ(p, nullptr);
+  ASSERT_EQ(rescue_problem_builtin("branin-currin", &p), RESCUE_OK);
+  const double x[] = {0.5, 0.5};
+  double y[2];
+  ASSERT_EQ(rescue_problem_evaluate(p, x, 2, 1.0, y, 2, nullptr, 0), RESCUE_OK);
+  EXPECT_NEAR(y[0], -0.1422711097101031, 1e-12);
+  EXPECT_NEAR(y[1], 0.1523510971786834, 1e-12);
+  EXPECT_EQ(rescue_problem_evaluate(p, x, 1, 1.0, y, 2, nullptr, 0), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_problem_evaluate(p, x, 2, 1.5, y, 2, nullptr, 0), RESCUE_ERR_OUT_OF_RANGE);
+  const double out[] = {1.5, 0.5};
+  EXPECT_EQ(rescue_problem_evaluate(p, out, 2, 1.0, y, 2, nullptr, 0), RESCUE_ERR_OUT_OF_RANGE);
+  const double nan_x[] = {kNaN, 0.5};
+  EXPECT_EQ(rescue_problem_evaluate(p, nan_x, 2, 1.0, y, 2, nullptr, 0), RESCUE_ERR_NON_FINITE);
+  rescue_problem_free(p);
+  rescue_problem* user = rescue_test::small_problem();
+  double g[1];
+  const double ux[] = {0.5, 2.0, 0.01};
+  EXPECT_EQ(rescue_problem_evaluate(user, ux, 3, 1.0, y, 2, g, 1), RESCUE_ERR_INVALID_STATE);
+  rescue_problem_free(user);
+  for (const char* name : {"branin-currin", "park", "healthcare", "robot-standin"}) {
+    rescue_problem* b = nullptr;
+    EXPECT_EQ(rescue_problem_builtin(name, &b), RESCUE_OK) << name;
+    rescue_optimizer* opt = nullptr;
+    EXPECT_EQ(rescue_create(b, &opt), RESCUE_OK) << name << ": " << rescue_last_error();
+    rescue_destroy(opt);
+    rescue_problem_free(b);
+  }
+}
+
+}  // namespace
