@@ -1,0 +1,140 @@
+// Hyperparameter learning: maximum a posteriori by multi-start L-BFGS (NLopt)
+// on log marginal likelihood + weak log priors, warm-started from the last fit.
+#include <nlopt.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "gp/multi_fidelity_gp.hpp"
+#include "util/error.hpp"
+
+namespace rescue::gp {
+namespace {
+
+// Weak priors, as densities of the optimized (log-scale) coordinates:
+//  log lengthscale ~ N(sqrt2 + log(D)/2, 3)   (dimension-scaled, as BoTorch's LogNormal prior)
+//  log noise       ~ N(-4, 1)                  (BoTorch's LogNormal(-4, 1) on the noise variance)
+//  log kappa       ~ N(-3, 3^2), L entries ~ N(0, 2^2)  (keep K_obj bounded on tiny data)
+//  mean scale ~ N(1, 1), log hook weight ~ N(0, 1)  (only when learned)
+struct Gauss {
+  double mu, var;
+};
+
+double add_prior(const Eigen::VectorXd& t, int off, int count, Gauss g, Eigen::VectorXd* grad) {
+  double lp = 0.0;
+  for (int k = off; k < off + count; ++k) {
+    const double z = t[k] - g.mu;
+    lp += -0.5 * z * z / g.var - 0.5 * std::log(2.0 * M_PI * g.var);
+    if (grad) (*grad)[k] -= z / g.var;
+  }
+  return lp;
+}
+
+struct Context {
+  const MultiFidelityGp* gp = nullptr;
+  int evaluations = 0;
+  double best = -std::numeric_limits<double>::infinity();
+  Eigen::VectorXd best_theta;
+};
+
+double nlopt_objective(unsigned n, const double* x, double* g, void* data) {
+  auto* ctx = static_cast<Context*>(data);
+  ++ctx->evaluations;
+  const Eigen::Map<const Eigen::VectorXd> theta(x, n);
+  Eigen::VectorXd grad;
+  double v;
+  try {
+    v = ctx->gp->objective(theta, g ? &grad : nullptr, true);
+  } catch (const Error&) {
+    v = -1e300;  // a numerically impossible point: the line search backs off
+    grad = Eigen::VectorXd::Zero(n);
+  }
+  if (!std::isfinite(v)) {
+    v = -1e300;
+    grad = Eigen::VectorXd::Zero(n);
+  }
+  if (g) Eigen::Map<Eigen::VectorXd>(g, n) = grad.allFinite() ? grad : Eigen::VectorXd::Zero(n);
+  if (v > ctx->best) {
+    ctx->best = v;
+    ctx->best_theta = theta;
+  }
+  return v;
+}
+
+}  // namespace
+
+double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd* grad, bool with_prior) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  Hyperparameters h = hp_;
+  layout_.unpack(theta, h);
+  double v = likelihood(h, nullptr, nullptr, grad);
+  if (with_prior && opt_.use_priors) {
+    v += add_prior(theta, layout_.ls_offset(), D_,
+                   Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
+    v += add_prior(theta, layout_.noise_offset(), P_, Gauss{-4.0, 1.0}, grad);
+    v += add_prior(theta, layout_.kappa_offset(), P_, Gauss{-3.0, 9.0}, grad);
+    v += add_prior(theta, layout_.factor_offset(), P_ * R_, Gauss{0.0, 4.0}, grad);
+    if (layout_.mean_scale_offset() >= 0)
+      v += add_prior(theta, layout_.mean_scale_offset(), P_, Gauss{1.0, 1.0}, grad);
+    if (layout_.hook_weight_offset() >= 0)
+      v += add_prior(theta, layout_.hook_weight_offset(), 1, Gauss{0.0, 1.0}, grad);
+  }
+  return v;
+}
+
+FitReport MultiFidelityGp::fit(Rng& rng) {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data before fit");
+  const int n = layout_.size();
+  Eigen::VectorXd lo, hi;
+  layout_.bounds(opt_.noise_floor, lo, hi);
+
+  std::vector<Eigen::VectorXd> starts;
+  const Hyperparameters base = default_hyperparameters();
+  if (fitted_) starts.push_back(layout_.pack(hp_));
+  else starts.push_back(layout_.pack(base));
+  const int total = fitted_ ? opt_.warm_starts : opt_.cold_starts;
+  const double ls0 = std::log(std::sqrt(double(D_)));
+  while (static_cast<int>(starts.size()) < total) {
+    Hyperparameters h = fitted_ ? hp_ : base;
+    for (int j = 0; j < D_; ++j) h.log_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
+    for (int k = 0; k < R_; ++k)
+      for (int m = 0; m < P_; ++m) h.coreg_factor(m, k) = 0.5 * rng.normal() + (m == k ? 0.5 : 0.0);
+    for (int m = 0; m < P_; ++m) {
+      h.log_kappa[m] = rng.uniform(std::log(1e-3), std::log(0.3));
+      h.log_noise[m] = rng.uniform(std::log(1e-4), std::log(0.1));
+    }
+    if (!fitted_) h.mean_constant.setZero();
+    starts.push_back(layout_.pack(h));
+  }
+
+  Context ctx;
+  ctx.gp = this;
+  nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, static_cast<unsigned>(n));
+  if (!opt) fail(Status::OutOfMemory, "gp: could not create the optimizer");
+  nlopt_set_lower_bounds(opt, lo.data());
+  nlopt_set_upper_bounds(opt, hi.data());
+  nlopt_set_max_objective(opt, nlopt_objective, &ctx);
+  nlopt_set_maxeval(opt, opt_.max_evaluations);
+  nlopt_set_ftol_rel(opt, 1e-9);
+  nlopt_set_xtol_rel(opt, 1e-7);
+  for (Eigen::VectorXd x : starts) {
+    x = x.cwiseMax(lo).cwiseMin(hi);
+    double value = 0.0;
+    // Any return code is acceptable: the best point seen is tracked in ctx.
+    nlopt_optimize(opt, x.data(), &value);
+  }
+  nlopt_destroy(opt);
+  if (!std::isfinite(ctx.best) || ctx.best <= -1e299)
+    fail(Status::Numerical, "gp: hyperparameter fit found no point with a finite likelihood");
+  layout_.unpack(ctx.best_theta, hp_);
+  fitted_ = true;
+  refactor();
+  FitReport rep;
+  rep.objective = ctx.best;
+  rep.evaluations = ctx.evaluations;
+  rep.starts = static_cast<int>(starts.size());
+  return rep;
+}
+
+}  // namespace rescue::gp

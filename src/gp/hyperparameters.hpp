@@ -1,0 +1,57 @@
+// Hyperparameters of the multi-output multi-fidelity GP, all on the
+// standardized output scale, and their packing into one vector for the optimizer.
+#pragma once
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace rescue::gp {
+
+struct Hyperparameters {
+  Eigen::VectorXd log_lengthscale;  // d+1: input dimensions, then fidelity
+  Eigen::MatrixXd coreg_factor;     // L (P x rank): K_obj = L L^T + diag(kappa)
+  Eigen::VectorXd log_kappa;        // P
+  Eigen::VectorXd log_noise;        // P: log noise variances
+  Eigen::VectorXd mean_constant;    // P: constant added to the prior mean
+  Eigen::VectorXd mean_scale;       // P: weight of the (standardized) mean hook
+  double log_hook_weight = 0.0;     // log w, weight of the kernel hook term
+
+  /// K_obj = L L^T + diag(kappa).
+  Eigen::MatrixXd coregionalization() const;
+  Eigen::VectorXd noise() const { return log_noise.array().exp(); }
+};
+
+/// Which hyperparameters the optimizer moves; the others stay at their values.
+struct LearnMask {
+  bool mean_constant = true;
+  bool mean_scale = false;
+  bool hook_weight = false;
+};
+
+/// Packs the learned hyperparameters into a flat vector (fixed order:
+/// lengthscales, L column-major, log kappa, log noise, then the optional ones).
+class ParameterLayout {
+ public:
+  ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask);
+  int size() const { return size_; }
+  Eigen::VectorXd pack(const Hyperparameters& h) const;
+  /// Writes the learned entries of theta into h (the fixed entries are kept).
+  void unpack(const Eigen::VectorXd& theta, Hyperparameters& h) const;
+  /// Box bounds of each packed entry.
+  void bounds(double noise_floor, Eigen::VectorXd& lower, Eigen::VectorXd& upper) const;
+
+  int ls_offset() const { return 0; }
+  int factor_offset() const { return D_; }
+  int kappa_offset() const { return D_ + P_ * R_; }
+  int noise_offset() const { return kappa_offset() + P_; }
+  int mean_constant_offset() const { return mc_; }  // -1 when not learned
+  int mean_scale_offset() const { return ms_; }     // -1 when not learned
+  int hook_weight_offset() const { return hw_; }    // -1 when not learned
+
+ private:
+  int D_, P_, R_;
+  LearnMask mask_;
+  int mc_ = -1, ms_ = -1, hw_ = -1, size_ = 0;
+};
+
+}  // namespace rescue::gp

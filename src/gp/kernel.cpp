@@ -1,0 +1,102 @@
+#include "gp/kernel.hpp"
+
+#include <cmath>
+
+#include "util/error.hpp"
+
+namespace rescue::gp {
+namespace {
+
+constexpr double kSqrt5 = 2.2360679774997896964;
+
+// Scaled squared distances: input part (first d columns) and fidelity part.
+inline void scaled_sq(const double* a, const double* b, const double* inv_ls, int d,
+                      double& in_sq, double& fid_sq) {
+  double acc = 0.0;
+  for (int j = 0; j < d; ++j) {
+    const double t = (a[j] - b[j]) * inv_ls[j];
+    acc += t * t;
+  }
+  in_sq = acc;
+  const double t = (a[d] - b[d]) * inv_ls[d];
+  fid_sq = t * t;
+}
+
+inline double input_part(double in_sq, InputKernel type) {
+  if (type == InputKernel::Rbf) return std::exp(-0.5 * in_sq);
+  const double r = std::sqrt(in_sq);
+  return (1.0 + kSqrt5 * r + (5.0 / 3.0) * in_sq) * std::exp(-kSqrt5 * r);
+}
+
+void check(const Eigen::MatrixXd& X, const Eigen::VectorXd& ls, const char* what) {
+  if (X.cols() != ls.size() || ls.size() < 1)
+    fail(Status::SizeMismatch, std::string("gp kernel: ") + what +
+                                   " has a column count different from the number of lengthscales");
+}
+
+}  // namespace
+
+Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::MatrixXd& X2,
+                                      const Eigen::VectorXd& log_lengthscale, InputKernel type) {
+  check(X1, log_lengthscale, "first input");
+  check(X2, log_lengthscale, "second input");
+  const int D = static_cast<int>(log_lengthscale.size());
+  const int d = D - 1;
+  const Eigen::VectorXd inv_ls = (-log_lengthscale.array()).exp();
+  // Row-major copies so that each point is contiguous.
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> A = X1, B = X2;
+  Eigen::MatrixXd K(X1.rows(), X2.rows());
+  for (Eigen::Index j = 0; j < B.rows(); ++j) {
+    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+      double in_sq, fid_sq;
+      scaled_sq(A.row(i).data(), B.row(j).data(), inv_ls.data(), d, in_sq, fid_sq);
+      K(i, j) = input_part(in_sq, type) * std::exp(-0.5 * fid_sq);
+    }
+  }
+  return K;
+}
+
+Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,
+                                     const Eigen::VectorXd& log_lengthscale, InputKernel type) {
+  check(X, log_lengthscale, "input");
+  const int D = static_cast<int>(log_lengthscale.size());
+  const int d = D - 1;
+  const Eigen::Index n = X.rows();
+  const Eigen::VectorXd inv_ls = (-log_lengthscale.array()).exp();
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> A = X;
+  Eigen::VectorXd grad = Eigen::VectorXd::Zero(D);
+  Eigen::VectorXd t2(D);
+  // d k / d log l_j = c * (dx_j / l_j)^2 with c = k for an RBF dimension and
+  // c = (5/3)(1 + sqrt5 r) exp(-sqrt5 r) k_fid for a Matern-5/2 input dimension.
+  // Diagonal pairs have dx = 0 and contribute nothing; off-diagonal pairs count twice.
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double* b = A.row(j).data();
+    for (Eigen::Index i = j + 1; i < n; ++i) {
+      const double* a = A.row(i).data();
+      double in_sq = 0.0;
+      for (int q = 0; q < D; ++q) {
+        const double t = (a[q] - b[q]) * inv_ls[q];
+        t2[q] = t * t;
+        if (q < d) in_sq += t2[q];
+      }
+      const double kfid = std::exp(-0.5 * t2[d]);
+      double kin, cin;
+      if (type == InputKernel::Rbf) {
+        kin = std::exp(-0.5 * in_sq);
+        cin = kin;
+      } else {
+        const double r = std::sqrt(in_sq);
+        const double e = std::exp(-kSqrt5 * r);
+        kin = (1.0 + kSqrt5 * r + (5.0 / 3.0) * in_sq) * e;
+        cin = (5.0 / 3.0) * (1.0 + kSqrt5 * r) * e;
+      }
+      const double w = G(i, j) + G(j, i);  // 0.5 * (G_ij + G_ji) counted twice
+      const double win = 0.5 * w * cin * kfid;
+      for (int q = 0; q < d; ++q) grad[q] += win * t2[q];
+      grad[d] += 0.5 * w * kin * kfid * t2[d];
+    }
+  }
+  return grad;
+}
+
+}  // namespace rescue::gp

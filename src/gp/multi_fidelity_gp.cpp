@@ -1,0 +1,452 @@
+#include "gp/multi_fidelity_gp.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace rescue::gp {
+namespace {
+
+int choose_rank(int P, int requested) {
+  if (requested < 0 || requested > P)
+    fail(Status::InvalidArgument, "gp: rank of K_obj must be in [1, number of outputs] (0: automatic)");
+  if (requested > 0) return requested;
+  return P <= 6 ? P : 6;
+}
+
+}  // namespace
+
+MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions options)
+    : D_(num_inputs),
+      P_(num_outputs),
+      R_(num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1),
+      opt_(options),
+      layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
+               num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
+               LearnMask{options.learn_mean_constant, false, false}) {
+  if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
+  if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
+  if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
+    fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
+  if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
+    fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
+  hp_ = default_hyperparameters();
+}
+
+void MultiFidelityGp::set_mean_hook(MeanHook hook) {
+  mean_hook_ = std::move(hook);
+  layout_ = ParameterLayout(D_, P_, R_,
+                            LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(mean_hook_),
+                                      opt_.learn_hook_weight && bool(kernel_hook_)});
+  if (X_.rows() > 0) { evaluate_hooks(); refactor(); }
+}
+
+void MultiFidelityGp::set_kernel_hook(KernelHook hook) {
+  kernel_hook_ = std::move(hook);
+  layout_ = ParameterLayout(D_, P_, R_,
+                            LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(mean_hook_),
+                                      opt_.learn_hook_weight && bool(kernel_hook_)});
+  if (X_.rows() > 0) { evaluate_hooks(); refactor(); }
+}
+
+Hyperparameters MultiFidelityGp::default_hyperparameters() const {
+  Hyperparameters h;
+  // Mode of the lengthscale prior, exp(sqrt2 + log(D)/2 - 3) = 0.2 sqrt(D).
+  h.log_lengthscale = Eigen::VectorXd::Constant(D_, std::sqrt(2.0) + 0.5 * std::log(double(D_)) - 3.0);
+  h.coreg_factor = Eigen::MatrixXd::Constant(P_, R_, 0.1);
+  for (int k = 0; k < R_; ++k) h.coreg_factor(k, k) = 0.7;
+  h.log_kappa = Eigen::VectorXd::Constant(P_, std::log(0.05));
+  h.log_noise = Eigen::VectorXd::Constant(P_, std::log(std::max(1e-2, opt_.noise_floor)));
+  h.mean_constant = Eigen::VectorXd::Zero(P_);
+  h.mean_scale = Eigen::VectorXd::Ones(P_);
+  h.log_hook_weight = 0.0;
+  return h;
+}
+
+void MultiFidelityGp::set_hyperparameters(const Hyperparameters& h) {
+  if (h.log_lengthscale.size() != D_ || h.coreg_factor.rows() != P_ || h.coreg_factor.cols() != R_ ||
+      h.log_kappa.size() != P_ || h.log_noise.size() != P_ || h.mean_constant.size() != P_ ||
+      h.mean_scale.size() != P_)
+    fail(Status::SizeMismatch, "gp: hyperparameters do not match the model's sizes");
+  if (!h.log_lengthscale.allFinite() || !h.coreg_factor.allFinite() || !h.log_kappa.allFinite() ||
+      !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
+      !std::isfinite(h.log_hook_weight))
+    fail(Status::NonFinite, "gp: hyperparameters must be finite");
+  hp_ = h;
+  if (X_.rows() > 0) refactor();
+}
+
+void MultiFidelityGp::check_inputs(const Eigen::MatrixXd& Z, const char* what) const {
+  if (Z.cols() != D_)
+    fail(Status::SizeMismatch, std::string("gp: ") + what + " must have " + std::to_string(D_) +
+                                   " columns (options then fidelity)");
+  if (!Z.allFinite()) fail(Status::NonFinite, std::string("gp: ") + what + " has non-finite entries");
+}
+
+void MultiFidelityGp::set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
+  check_inputs(X, "training inputs");
+  if (Y.rows() != X.rows() || Y.cols() != P_)
+    fail(Status::SizeMismatch, "gp: outputs must be n x " + std::to_string(P_) + " with n the input rows");
+  if (X.rows() < 1) fail(Status::InvalidArgument, "gp: need at least one observation");
+  for (Eigen::Index i = 0; i < Y.rows(); ++i)
+    for (int m = 0; m < P_; ++m)
+      if (std::isinf(Y(i, m))) fail(Status::NonFinite, "gp: outputs must be finite or NaN (missing)");
+  X_ = X;
+  Y_ = Y;
+  // Standardization: observed mean and standard deviation of each output. A
+  // constant (or single) output keeps its level and uses |c| (or 1) as scale.
+  center_.resize(P_);
+  scale_.resize(P_);
+  for (int m = 0; m < P_; ++m) {
+    double sum = 0.0;
+    int cnt = 0;
+    for (Eigen::Index i = 0; i < Y.rows(); ++i)
+      if (!std::isnan(Y(i, m))) { sum += Y(i, m); ++cnt; }
+    const double c = cnt > 0 ? sum / cnt : 0.0;
+    double ss = 0.0;
+    for (Eigen::Index i = 0; i < Y.rows(); ++i)
+      if (!std::isnan(Y(i, m))) ss += (Y(i, m) - c) * (Y(i, m) - c);
+    double sd = cnt > 1 ? std::sqrt(ss / (cnt - 1)) : 0.0;
+    if (!(sd > 1e-14 * std::abs(c)) || !std::isfinite(sd)) sd = std::abs(c) > 0.0 ? std::abs(c) : 1.0;
+    center_[m] = c;
+    scale_[m] = sd;
+  }
+  standardize_data();
+  evaluate_hooks();
+  refactor();
+}
+
+void MultiFidelityGp::standardize_data() {
+  const Eigen::Index n = X_.rows();
+  Ys_.resize(n, P_);
+  obs_i_.clear();
+  obs_m_.clear();
+  for (int m = 0; m < P_; ++m)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Ys_(i, m) = (Y_(i, m) - center_[m]) / scale_[m];
+      if (!std::isnan(Y_(i, m))) {
+        obs_i_.push_back(static_cast<int>(i));
+        obs_m_.push_back(m);
+      }
+    }
+  if (obs_i_.empty()) fail(Status::InvalidArgument, "gp: every output value is missing");
+}
+
+void MultiFidelityGp::evaluate_hooks() {
+  const Eigen::Index n = X_.rows();
+  hmean_ = Eigen::MatrixXd::Zero(n, P_);
+  hsig_.resize(0, 0);
+  if (mean_hook_) {
+    Eigen::MatrixXd h = mean_hook_(X_);
+    if (h.rows() != n || h.cols() != P_ || !h.allFinite())
+      fail(Status::Callback, "gp: mean hook must return a finite n x P matrix");
+    hmean_ = (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
+  }
+  if (kernel_hook_) {
+    Eigen::MatrixXd s = kernel_hook_(X_);
+    if (s.rows() != n || s.cols() != P_ || !s.allFinite())
+      fail(Status::Callback, "gp: kernel hook must return a finite n x P matrix");
+    hsig_ = s.array().rowwise() / scale_.transpose().array();
+  }
+}
+
+MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const {
+  check_inputs(X, "training inputs");
+  if (Y.rows() != X.rows() || Y.cols() != P_ || X.rows() < 1)
+    fail(Status::SizeMismatch, "gp: outputs must be n x P with n >= 1 the input rows");
+  MultiFidelityGp g = *this;
+  g.X_ = X;
+  g.Y_ = Y;
+  g.standardize_data();
+  g.evaluate_hooks();
+  g.refactor();
+  return g;
+}
+
+bool MultiFidelityGp::kronecker_applies() const {
+  return opt_.allow_kronecker && !kernel_hook_ &&
+         obs_i_.size() == static_cast<std::size_t>(X_.rows()) * static_cast<std::size_t>(P_);
+}
+
+Eigen::MatrixXd MultiFidelityGp::hook_coupling_matrix(const Eigen::MatrixXd& B) const {
+  if (opt_.hook_coupling == HookCoupling::Coregionalized) return B;
+  return Eigen::MatrixXd::Ones(P_, P_);
+}
+
+Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const {
+  const Eigen::MatrixXd B = h.coregionalization();
+  const Eigen::VectorXd noise = h.noise();
+  const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
+  Eigen::MatrixXd K(N, N);
+  const bool hook = hsig_.size() > 0;
+  const Eigen::MatrixXd C = hook_coupling_matrix(B);
+  const double w = std::exp(h.log_hook_weight);
+  for (Eigen::Index b = 0; b < N; ++b) {
+    const int j = obs_i_[b], mb = obs_m_[b];
+    for (Eigen::Index a = 0; a < N; ++a) {
+      const int i = obs_i_[a], ma = obs_m_[a];
+      double v = B(ma, mb) * Kx(i, j);
+      if (hook) v += w * hsig_(i, ma) * hsig_(j, mb) * C(ma, mb);
+      K(a, b) = v;
+    }
+    K(b, b) += noise[mb];
+  }
+  return K;
+}
+
+Eigen::VectorXd MultiFidelityGp::residual(const Hyperparameters& h) const {
+  const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
+  Eigen::VectorXd r(N);
+  for (Eigen::Index a = 0; a < N; ++a) {
+    const int i = obs_i_[a], m = obs_m_[a];
+    r[a] = Ys_(i, m) - (h.mean_constant[m] + h.mean_scale[m] * hmean_(i, m));
+  }
+  return r;
+}
+
+Eigen::MatrixXd MultiFidelityGp::scatter(const Eigen::VectorXd& v) const {
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(X_.rows(), P_);
+  for (std::size_t a = 0; a < obs_i_.size(); ++a) out(obs_i_[a], obs_m_[a]) = v[static_cast<Eigen::Index>(a)];
+  return out;
+}
+
+// Log marginal likelihood on the standardized scale,
+//   log p(y~) = -1/2 r^T K^-1 r - 1/2 log|K| - N/2 log 2 pi,  r = y~ - mu~,
+// and its gradient d/dtheta = 1/2 tr((alpha alpha^T - K^-1) dK/dtheta) for the
+// kernel parameters and sum alpha dmu~/dtheta for the mean parameters.
+double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_out,
+                                   Eigen::VectorXd* alpha_out, Eigen::VectorXd* grad) const {
+  const Eigen::Index n = X_.rows();
+  const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
+  const Eigen::MatrixXd Kx = input_fidelity_kernel(X_, X_, h.log_lengthscale, opt_.input_kernel);
+  const Eigen::MatrixXd B = h.coregionalization();
+  const Eigen::VectorXd noise = h.noise();
+  const Eigen::VectorXd r = residual(h);
+  GramFactor F = kronecker_applies() ? GramFactor::kronecker(Kx, B, noise)
+                                     : GramFactor::dense(train_covariance(h, Kx));
+  const Eigen::VectorXd alpha = F.solve(r);
+  const double lml = -0.5 * r.dot(alpha) - 0.5 * F.log_det() - 0.5 * double(N) * std::log(2.0 * M_PI);
+
+  if (grad) {
+    const bool hook = hsig_.size() > 0;
+    const double w = std::exp(h.log_hook_weight);
+    const Eigen::MatrixXd C = hook_coupling_matrix(B);
+    const Eigen::MatrixXd am = scatter(alpha);
+    // With W = alpha alpha^T - K^-1 (pairs a = (i, m), b = (j, m')):
+    //   G[i,j]   = sum W_ab B[m,m']           (coefficient of dKx)
+    //   S[m,m']  = sum W_ab Kx[i,j]           (coefficient of dB)
+    //   Sh[m,m'] = sum W_ab sig~_m(i) sig~_m'(j)
+    //   nd[m]    = sum over a in output m of W_aa
+    Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_);
+    Eigen::VectorXd nd;
+    if (F.is_kronecker()) {
+      // Closed forms in the eigenbasis (see gram_factor.hpp).
+      const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
+      const Eigen::VectorXd c = Dinv * F.lambda();
+      const Eigen::VectorXd e = Dinv.transpose() * F.s();
+      const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
+      G = am * B * am.transpose() - F.V() * c.asDiagonal() * F.V().transpose();
+      S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
+      nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
+    } else {
+      Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
+      G = Eigen::MatrixXd::Zero(n, n);
+      S = Eigen::MatrixXd::Zero(P_, P_);
+      nd = Eigen::VectorXd::Zero(P_);
+      for (Eigen::Index b = 0; b < N; ++b) {
+        const int j = obs_i_[b], mb = obs_m_[b];
+        for (Eigen::Index a = 0; a < N; ++a) {
+          const int i = obs_i_[a], ma = obs_m_[a];
+          const double wab = W(a, b);
+          G(i, j) += wab * B(ma, mb);
+          S(ma, mb) += wab * Kx(i, j);
+          if (hook) Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
+        }
+        nd[mb] += W(b, b);
+      }
+    }
+    Eigen::MatrixXd Stot = S;
+    if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * Sh;
+
+    grad->setZero(layout_.size());
+    grad->segment(layout_.ls_offset(), D_) =
+        lengthscale_gradient(X_, G, h.log_lengthscale, opt_.input_kernel);
+    // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
+    const Eigen::MatrixXd gL = Stot * h.coreg_factor;
+    grad->segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
+    const Eigen::VectorXd kappa = h.log_kappa.array().exp();
+    grad->segment(layout_.kappa_offset(), P_) = 0.5 * Stot.diagonal().cwiseProduct(kappa);
+    grad->segment(layout_.noise_offset(), P_) = 0.5 * nd.cwiseProduct(noise);
+    if (layout_.mean_constant_offset() >= 0)
+      grad->segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
+    if (layout_.mean_scale_offset() >= 0)
+      grad->segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
+    if (layout_.hook_weight_offset() >= 0)
+      (*grad)[layout_.hook_weight_offset()] = 0.5 * w * Sh.cwiseProduct(C).sum();
+  }
+  if (factor_out) *factor_out = std::move(F);
+  if (alpha_out) *alpha_out = alpha;
+  return lml;
+}
+
+void MultiFidelityGp::refactor() {
+  lml_ = likelihood(hp_, &factor_, &alpha_, nullptr);
+  alpha_mat_ = scatter(alpha_);
+  B_ = hp_.coregionalization();
+  ++version_;
+}
+
+// ---------------------------------------------------------------- prediction
+
+MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  check_inputs(Z, "prediction inputs");
+  TestPrior tp;
+  tp.kx = input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
+  tp.mean = Eigen::MatrixXd::Zero(Z.rows(), P_);
+  tp.mean.rowwise() += hp_.mean_constant.transpose();
+  if (mean_hook_) {
+    Eigen::MatrixXd h = mean_hook_(Z);
+    if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
+      fail(Status::Callback, "gp: mean hook must return a finite n x P matrix");
+    const Eigen::MatrixXd hs =
+        (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
+    tp.mean += hs * hp_.mean_scale.asDiagonal();
+  }
+  if (kernel_hook_) {
+    Eigen::MatrixXd s = kernel_hook_(Z);
+    if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
+      fail(Status::Callback, "gp: kernel hook must return a finite n x P matrix");
+    tp.sigma = s.array().rowwise() / scale_.transpose().array();
+  }
+  return tp;
+}
+
+Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
+  Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
+  if (tp.sigma.size() > 0) {
+    const Eigen::RowVectorXd u = hsig_.cwiseProduct(alpha_mat_).colwise().sum();
+    const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * hook_coupling_matrix(B_));
+    mu += (tp.sigma.array().rowwise() * uc.array()).matrix();
+  }
+  return mu;
+}
+
+Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
+  const Eigen::Index ns = tp.kx.rows();
+  const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
+  Eigen::MatrixXd Kc(N, ns * P_);
+  const bool hook = tp.sigma.size() > 0;
+  const Eigen::MatrixXd C = hook_coupling_matrix(B_);
+  const double w = std::exp(hp_.log_hook_weight);
+  for (int mp = 0; mp < P_; ++mp)
+    for (Eigen::Index z = 0; z < ns; ++z) {
+      const Eigen::Index col = mp * ns + z;
+      for (Eigen::Index a = 0; a < N; ++a) {
+        const int i = obs_i_[a], m = obs_m_[a];
+        double v = B_(m, mp) * tp.kx(z, i);
+        if (hook) v += w * hsig_(i, m) * tp.sigma(z, mp) * C(m, mp);
+        Kc(a, col) = v;
+      }
+    }
+  return Kc;
+}
+
+Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, const TestPrior& tp) const {
+  const Eigen::Index ns = Z.rows();
+  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Z, Z, hp_.log_lengthscale, opt_.input_kernel);
+  Eigen::MatrixXd K(ns * P_, ns * P_);
+  const bool hook = tp.sigma.size() > 0;
+  const Eigen::MatrixXd C = hook_coupling_matrix(B_);
+  const double w = std::exp(hp_.log_hook_weight);
+  for (int m = 0; m < P_; ++m)
+    for (int mp = 0; mp < P_; ++mp) {
+      auto blk = K.block(m * ns, mp * ns, ns, ns);
+      blk = B_(m, mp) * Kzz;
+      if (hook) blk += w * C(m, mp) * tp.sigma.col(m) * tp.sigma.col(mp).transpose();
+    }
+  return K;
+}
+
+Eigen::MatrixXd MultiFidelityGp::posterior_mean(const Eigen::MatrixXd& Z) const {
+  const TestPrior tp = test_prior(Z);
+  Eigen::MatrixXd mu = mean_std(tp);
+  return (mu * scale_.asDiagonal()).rowwise() + center_.transpose();
+}
+
+void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
+                                              Eigen::MatrixXd& variance, bool observation_noise) const {
+  const TestPrior tp = test_prior(Z);
+  const Eigen::Index ns = Z.rows();
+  const Eigen::MatrixXd mu = mean_std(tp);
+  Eigen::MatrixXd var(ns, P_);
+  if (factor_.is_kronecker()) {
+    // Whitened cross-covariance of (z, m) is (A^-1 B e_m) (x) (V^T k_z) ./ sqrt(D):
+    // var = B_mm - sum_{p,i} (A^-1 B)_pm^2 (V^T k_z)_i^2 / D_ip.
+    const Eigen::MatrixXd T2 = (factor_.V().transpose() * tp.kx.transpose()).cwiseAbs2();
+    const Eigen::MatrixXd M1 = factor_.Dmat().cwiseInverse().transpose() * T2;  // P x ns
+    const Eigen::MatrixXd AB2 = (factor_.Ainv() * B_).cwiseAbs2();
+    var = (-(AB2.transpose() * M1)).transpose();
+    var.rowwise() += B_.diagonal().transpose();
+  } else {
+    const Eigen::MatrixXd Wc = factor_.whiten(cross_covariance(tp));
+    const Eigen::RowVectorXd q = Wc.colwise().squaredNorm();
+    const Eigen::MatrixXd C = hook_coupling_matrix(B_);
+    const double w = std::exp(hp_.log_hook_weight);
+    for (int m = 0; m < P_; ++m)
+      for (Eigen::Index z = 0; z < ns; ++z) {
+        double prior = B_(m, m);
+        if (tp.sigma.size() > 0) prior += w * C(m, m) * tp.sigma(z, m) * tp.sigma(z, m);
+        var(z, m) = prior - q[m * ns + z];
+      }
+  }
+  var = var.cwiseMax(0.0);
+  if (observation_noise) var.rowwise() += hp_.noise().transpose();
+  mean = (mu * scale_.asDiagonal()).rowwise() + center_.transpose();
+  variance = var * scale_.cwiseAbs2().asDiagonal();
+}
+
+Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_noise) const {
+  const TestPrior tp = test_prior(Z);
+  const Eigen::Index ns = Z.rows();
+  Posterior post;
+  const Eigen::MatrixXd mu = mean_std(tp);
+  post.mean = (mu * scale_.asDiagonal()).rowwise() + center_.transpose();
+  const Eigen::MatrixXd Wc = factor_.whiten(cross_covariance(tp));
+  Eigen::MatrixXd cov = prior_covariance(Z, tp);
+  cov.noalias() -= Wc.transpose() * Wc;
+  if (observation_noise) {
+    const Eigen::VectorXd noise = hp_.noise();
+    for (int m = 0; m < P_; ++m) cov.diagonal().segment(m * ns, ns).array() += noise[m];
+  }
+  Eigen::VectorXd sc(ns * P_);
+  for (int m = 0; m < P_; ++m) sc.segment(m * ns, ns).setConstant(scale_[m]);
+  post.covariance = sc.asDiagonal() * cov * sc.asDiagonal();
+  return post;
+}
+
+std::vector<Eigen::MatrixXd> MultiFidelityGp::sample_posterior(const Eigen::MatrixXd& Z, int num_samples,
+                                                               Rng& rng, bool observation_noise) const {
+  if (num_samples < 0) fail(Status::InvalidArgument, "gp: number of samples must be >= 0");
+  const Posterior post = posterior(Z, observation_noise);
+  const Eigen::Index ns = Z.rows(), dim = ns * P_;
+  // Symmetric square root by eigendecomposition: it tolerates the (near)
+  // singular covariances of duplicate or densely observed points.
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(post.covariance);
+  if (es.info() != Eigen::Success) fail(Status::Numerical, "gp: posterior covariance decomposition failed");
+  const Eigen::MatrixXd root =
+      es.eigenvectors() * es.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  std::vector<Eigen::MatrixXd> out;
+  out.reserve(static_cast<std::size_t>(num_samples));
+  Eigen::VectorXd e(dim);
+  for (int k = 0; k < num_samples; ++k) {
+    for (Eigen::Index t = 0; t < dim; ++t) e[t] = rng.normal();
+    const Eigen::VectorXd draw = root * e;
+    out.push_back(post.mean + Eigen::Map<const Eigen::MatrixXd>(draw.data(), ns, P_));
+  }
+  return out;
+}
+
+}  // namespace rescue::gp

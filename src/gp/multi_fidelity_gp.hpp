@@ -1,0 +1,192 @@
+// Multi-output multi-fidelity Gaussian process (paper, Methodology,
+// "Multi-output Multi-fidelity Causal GP").
+//
+// Inputs: an n x (d+1) matrix of unit-scaled configurations whose last column
+// is the fidelity in [0, 1]. Outputs: an n x P matrix (P = M objectives + Q
+// constraint metrics); NaN marks a missing output. Each output m is
+// standardized internally, y~_m = (y_m - c_m) / s_m, and every prediction is
+// returned in the original units.
+//
+// Model on the standardized scale, for outputs m, m' and z = (x, s):
+//   mean   mu~_m(z)         = b_m + a_m h~_m(z),        h~_m = (h_m - c_m) / s_m
+//   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') C[m,m']
+//   noise  y~_m = f~_m + eps, eps ~ N(0, noise_m)
+// where B = K_obj = L L^T + diag(kappa) (intrinsic coregionalization), h the
+// mean hook (default none: h~ = 0, so the mean is the learned constant b_m),
+// sig the kernel hook (default none), sig~_m = sig_m / s_m, and
+//   C = B (HookCoupling::Coregionalized, the paper's
+//       (k_in k_fid + sig(z) sig(z')) (x) K_obj; the default) or
+//   C = all ones (HookCoupling::Additive: just w sig_m(z) sig_m'(z')).
+// a_m (mean scale, default 1) and w (hook weight, default 1) are
+// hyperparameters that are fixed unless GpOptions asks to learn them.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "gp/gram_factor.hpp"
+#include "gp/hyperparameters.hpp"
+#include "gp/kernel.hpp"
+#include "util/rng.hpp"
+
+namespace rescue::gp {
+
+/// n x (d+1) unit inputs -> n x P values in original output units.
+using MeanHook = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
+/// n x (d+1) unit inputs -> n x P standard deviations sig_m(z) in original output units.
+using KernelHook = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
+
+enum class HookCoupling { Coregionalized, Additive };
+
+struct GpOptions {
+  InputKernel input_kernel = InputKernel::Rbf;
+  int rank = 0;                    // rank of L; 0: P when P <= 6, else 6
+  double noise_floor = 1e-6;       // lower bound of the standardized noise variances
+  bool use_priors = true;          // weak priors on lengthscales, noise, K_obj
+  bool learn_mean_constant = true;
+  bool learn_mean_scale = false;   // a_m (only with a mean hook)
+  bool learn_hook_weight = false;  // w (only with a kernel hook)
+  HookCoupling hook_coupling = HookCoupling::Coregionalized;
+  bool allow_kronecker = true;     // use the Kronecker factor when it applies
+  int cold_starts = 4;             // L-BFGS starts of the first fit
+  int warm_starts = 2;             // starts of later fits (the first is the previous optimum)
+  int max_evaluations = 150;       // per start
+};
+
+struct FitReport {
+  double objective = 0.0;  // log marginal likelihood + log prior at the optimum
+  int evaluations = 0;
+  int starts = 0;
+};
+
+/// Posterior at a batch of n* points. Covariance entries are indexed
+/// output-major: row/column m * n* + i is output m at point i.
+struct Posterior {
+  Eigen::MatrixXd mean;        // n* x P
+  Eigen::MatrixXd covariance;  // (n* P) x (n* P)
+};
+
+/// Pool of points (for the knowledge gradient: target-fidelity points) prepared
+/// once per fit so that each fantasy batch costs O(pool N P K).
+struct PreparedPool {
+  Eigen::MatrixXd points;       // pool x (d+1)
+  Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
+  Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
+  Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
+  const void* owner = nullptr;  // the model (and fit) it was prepared for
+  std::uint64_t version = 0;
+};
+
+class MultiFidelityGp {
+ public:
+  /// num_inputs = d + 1 (fidelity last); num_outputs = P.
+  MultiFidelityGp(int num_inputs, int num_outputs, GpOptions options = {});
+
+  /// Hooks must be set before set_data (they are evaluated at the data then).
+  void set_mean_hook(MeanHook hook);
+  void set_kernel_hook(KernelHook hook);
+
+  /// Replaces the data, recomputes the standardization, factorizes with the
+  /// current hyperparameters (defaults before the first fit).
+  void set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y);
+  /// Same hyperparameters and standardization, different data (used to check
+  /// fantasies against a refit on augmented data).
+  MultiFidelityGp conditioned_on(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const;
+
+  /// Maximizes log marginal likelihood + log prior by multi-start L-BFGS,
+  /// warm-started from the previous fit; then factorizes at the optimum.
+  FitReport fit(Rng& rng);
+
+  const Hyperparameters& hyperparameters() const { return hp_; }
+  void set_hyperparameters(const Hyperparameters& h);
+  /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
+  Hyperparameters default_hyperparameters() const;
+
+  // ---- learning objective (exposed for checks) ----
+  const ParameterLayout& layout() const { return layout_; }
+  /// Log marginal likelihood on the standardized scale at the current hyperparameters.
+  double log_marginal_likelihood() const { return lml_; }
+  /// Log marginal likelihood (plus log prior when with_prior) at packed theta;
+  /// gradient with respect to theta when grad != nullptr.
+  double objective(const Eigen::VectorXd& theta, Eigen::VectorXd* grad, bool with_prior) const;
+
+  // ---- prediction (original units) ----
+  Eigen::MatrixXd posterior_mean(const Eigen::MatrixXd& Z) const;
+  /// Marginal variances; with observation_noise the predictive variances.
+  void posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
+                               Eigen::MatrixXd& variance, bool observation_noise = false) const;
+  Posterior posterior(const Eigen::MatrixXd& Z, bool observation_noise = false) const;
+  /// Draws from the joint posterior at Z: num_samples matrices of n* x P.
+  std::vector<Eigen::MatrixXd> sample_posterior(const Eigen::MatrixXd& Z, int num_samples, Rng& rng,
+                                                bool observation_noise = false) const;
+
+  // ---- fantasies (knowledge-gradient inner loop) ----
+  PreparedPool prepare_pool(const Eigen::MatrixXd& pool) const;
+  /// K x P standard normal base samples (common random numbers).
+  Eigen::MatrixXd draw_base_samples(int num_fantasies, Rng& rng) const;
+  /// For a candidate (x, s) (length d+1) and base samples (K x P), fantasy k
+  /// observes all P outputs at the candidate: y_k = mean + chol(predictive cov) e_k.
+  /// Returns K matrices (pool x P, original units): the posterior mean at the
+  /// pool after adding (candidate, y_k) to the data, by a rank-P update.
+  std::vector<Eigen::MatrixXd> fantasy_means(const PreparedPool& pool,
+                                             const Eigen::VectorXd& candidate,
+                                             const Eigen::MatrixXd& base_samples) const;
+
+  // ---- data access ----
+  int num_inputs() const { return D_; }
+  int num_outputs() const { return P_; }
+  Eigen::Index num_points() const { return X_.rows(); }
+  const Eigen::VectorXd& output_center() const { return center_; }
+  const Eigen::VectorXd& output_scale() const { return scale_; }
+  bool uses_kronecker() const { return factor_.is_kronecker(); }
+
+ private:
+  struct Terms;  // gradient pieces, see likelihood
+  struct TestPrior {
+    Eigen::MatrixXd kx;     // n* x n
+    Eigen::MatrixXd mean;   // n* x P standardized prior mean
+    Eigen::MatrixXd sigma;  // n* x P standardized hook sigma (empty if none)
+  };
+
+  void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
+  void standardize_data();
+  void evaluate_hooks();
+  bool kronecker_applies() const;
+  Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
+  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;
+  Eigen::VectorXd residual(const Hyperparameters& h) const;
+  double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,
+                    Eigen::VectorXd* grad) const;
+  void refactor();
+  TestPrior test_prior(const Eigen::MatrixXd& Z) const;
+  Eigen::MatrixXd cross_covariance(const TestPrior& tp) const;  // nobs x (n* P)
+  Eigen::MatrixXd prior_covariance(const Eigen::MatrixXd& Z, const TestPrior& tp) const;
+  Eigen::MatrixXd mean_std(const TestPrior& tp) const;  // n* x P standardized posterior mean
+  Eigen::MatrixXd scatter(const Eigen::VectorXd& v) const;  // nobs -> n x P (0 where missing)
+
+  int D_, P_, R_;
+  GpOptions opt_;
+  ParameterLayout layout_;
+  MeanHook mean_hook_;
+  KernelHook kernel_hook_;
+  Hyperparameters hp_;
+  bool fitted_ = false;
+  std::uint64_t version_ = 0;
+
+  Eigen::MatrixXd X_, Y_;      // data as given
+  Eigen::MatrixXd Ys_;         // standardized (NaN where missing)
+  Eigen::VectorXd center_, scale_;
+  Eigen::MatrixXd hmean_;      // n x P standardized mean hook (zeros without hook)
+  Eigen::MatrixXd hsig_;       // n x P standardized sigma (empty without hook)
+  std::vector<int> obs_i_, obs_m_;  // observed pairs, output-major
+
+  GramFactor factor_;
+  Eigen::VectorXd alpha_;      // K^-1 (y~ - mu~), nobs
+  Eigen::MatrixXd alpha_mat_;  // n x P, zeros where missing
+  Eigen::MatrixXd B_;          // K_obj at hp_
+  double lml_ = 0.0;
+};
+
+}  // namespace rescue::gp

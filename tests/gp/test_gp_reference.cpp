@@ -1,0 +1,209 @@
+// The GP against a naive dense reference: posterior mean, joint covariance, log
+// marginal likelihood, analytic gradients (central differences) and fantasy
+// updates (refit on augmented data with the same hyperparameters).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "gp_test_support.hpp"
+
+namespace rescue::gp {
+namespace {
+
+using testing::Reference;
+
+struct Case {
+  std::string name;
+  InputKernel kernel;
+  bool missing;
+  bool mean_hook;
+  bool kernel_hook;
+  HookCoupling coupling;
+  bool allow_kronecker;
+  int d;
+  int P;
+  int n;
+  bool expect_kronecker;
+};
+
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
+
+class GpReference : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    const Case& c = GetParam();
+    Rng rng(1234 + c.n + 7 * c.P + 31 * c.d);
+    X = testing::uniform_matrix(c.n, c.d + 1, rng);
+    Y = testing::smooth_outputs(X, c.P, rng);
+    if (c.missing)
+      for (Eigen::Index i = 0; i < Y.rows(); ++i)
+        for (int m = 0; m < c.P; ++m)
+          if (rng.uniform() < 0.25 && i > 0) Y(i, m) = std::numeric_limits<double>::quiet_NaN();
+    GpOptions opt;
+    opt.input_kernel = c.kernel;
+    opt.hook_coupling = c.coupling;
+    opt.allow_kronecker = c.allow_kronecker;
+    opt.learn_mean_scale = true;
+    opt.learn_hook_weight = true;
+    gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
+    if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
+    if (c.kernel_hook) gp->set_kernel_hook(testing::test_kernel_hook(c.P));
+    gp->set_data(X, Y);
+    h = testing::random_hyperparameters(c.d + 1, c.P, c.P, rng);
+    gp->set_hyperparameters(h);
+
+    ref.X = X;
+    ref.Y = Y;
+    ref.center = gp->output_center();
+    ref.scale = gp->output_scale();
+    ref.h = h;
+    ref.matern = c.kernel == InputKernel::Matern52;
+    ref.coupled = c.coupling == HookCoupling::Coregionalized;
+    if (c.mean_hook) ref.mean_hook = testing::test_mean_hook(c.P);
+    if (c.kernel_hook) ref.kernel_hook = testing::test_kernel_hook(c.P);
+    ref.P = c.P;
+    Z = testing::uniform_matrix(5, c.d + 1, rng);
+  }
+  Eigen::MatrixXd X, Y, Z;
+  Hyperparameters h;
+  std::unique_ptr<MultiFidelityGp> gp;
+  Reference ref;
+};
+
+TEST_P(GpReference, UsesTheExpectedFactorization) {
+  EXPECT_EQ(gp->uses_kronecker(), GetParam().expect_kronecker);
+}
+
+TEST_P(GpReference, StandardizationIsObservedMeanAndStd) {
+  for (int m = 0; m < GetParam().P; ++m) {
+    double s = 0, s2 = 0;
+    int c = 0;
+    for (Eigen::Index i = 0; i < Y.rows(); ++i)
+      if (!std::isnan(Y(i, m))) { s += Y(i, m); ++c; }
+    const double mean = s / c;
+    for (Eigen::Index i = 0; i < Y.rows(); ++i)
+      if (!std::isnan(Y(i, m))) s2 += (Y(i, m) - mean) * (Y(i, m) - mean);
+    EXPECT_NEAR(gp->output_center()[m], mean, 1e-12 * (1 + std::abs(mean)));
+    EXPECT_NEAR(gp->output_scale()[m], std::sqrt(s2 / (c - 1)), 1e-12);
+  }
+}
+
+TEST_P(GpReference, LogMarginalLikelihoodMatches) {
+  const double want = ref.lml();
+  EXPECT_NEAR(gp->log_marginal_likelihood(), want, 1e-8 * std::abs(want));
+  const Eigen::VectorXd theta = gp->layout().pack(h);
+  EXPECT_NEAR(gp->objective(theta, nullptr, false), want, 1e-8 * std::abs(want));
+}
+
+TEST_P(GpReference, PosteriorMeanAndJointCovarianceMatch) {
+  Eigen::MatrixXd mean_ref, cov_ref;
+  ref.posterior(Z, mean_ref, cov_ref);
+  const Posterior post = gp->posterior(Z);
+  const double ms = testing::max_abs(mean_ref), cs = testing::max_abs(cov_ref);
+  EXPECT_LE(testing::max_abs(post.mean - mean_ref), 1e-8 * ms);
+  EXPECT_LE(testing::max_abs(post.covariance - cov_ref), 1e-8 * cs);
+  EXPECT_LE(testing::max_abs(gp->posterior_mean(Z) - mean_ref), 1e-8 * ms);
+
+  Eigen::MatrixXd mean, var, mean_n, var_n;
+  gp->posterior_mean_variance(Z, mean, var);
+  gp->posterior_mean_variance(Z, mean_n, var_n, true);
+  const Eigen::Index ns = Z.rows();
+  for (int m = 0; m < GetParam().P; ++m)
+    for (Eigen::Index z = 0; z < ns; ++z) {
+      const double v = cov_ref(m * ns + z, m * ns + z);
+      EXPECT_NEAR(var(z, m), v, 1e-8 * cs);
+      const double noise = std::exp(h.log_noise[m]) * ref.scale[m] * ref.scale[m];
+      EXPECT_NEAR(var_n(z, m), v + noise, 1e-8 * cs);
+    }
+  // Predictive joint covariance adds the noise on the diagonal only.
+  const Posterior pn = gp->posterior(Z, true);
+  Eigen::MatrixXd diff = pn.covariance - post.covariance;
+  for (int m = 0; m < GetParam().P; ++m)
+    for (Eigen::Index z = 0; z < ns; ++z)
+      diff(m * ns + z, m * ns + z) -= std::exp(h.log_noise[m]) * ref.scale[m] * ref.scale[m];
+  EXPECT_LE(testing::max_abs(diff), 1e-10 * cs);
+}
+
+TEST_P(GpReference, GradientMatchesCentralDifferences) {
+  const Eigen::VectorXd theta = gp->layout().pack(h);
+  for (bool prior : {false, true}) {
+    Eigen::VectorXd grad;
+    gp->objective(theta, &grad, prior);
+    ASSERT_EQ(grad.size(), theta.size());
+    for (Eigen::Index k = 0; k < theta.size(); ++k) {
+      const double step = 1e-5;
+      Eigen::VectorXd tp = theta, tm = theta;
+      tp[k] += step;
+      tm[k] -= step;
+      const double fd = (gp->objective(tp, nullptr, prior) - gp->objective(tm, nullptr, prior)) / (2 * step);
+      EXPECT_NEAR(grad[k], fd, 1e-6 * (1.0 + std::abs(fd))) << "parameter " << k << " prior " << prior;
+    }
+  }
+}
+
+TEST_P(GpReference, FantasyMeansEqualRefitOnAugmentedData) {
+  const Case& c = GetParam();
+  Rng rng(99);
+  const Eigen::MatrixXd pool = testing::uniform_matrix(7, c.d + 1, rng);
+  const PreparedPool prepared = gp->prepare_pool(pool);
+  const Eigen::MatrixXd E = gp->draw_base_samples(4, rng);
+  for (int trial = 0; trial < 2; ++trial) {
+    // The second candidate duplicates a training input.
+    const Eigen::VectorXd cand =
+        trial == 0 ? Eigen::VectorXd(testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose())
+                   : Eigen::VectorXd(X.row(2).transpose());
+    const auto fm = gp->fantasy_means(prepared, cand, E);
+    ASSERT_EQ(fm.size(), 4u);
+    const Posterior pc = gp->posterior(cand.transpose(), true);
+    const Eigen::MatrixXd Lc = pc.covariance.llt().matrixL();
+    for (int k = 0; k < 4; ++k) {
+      const Eigen::VectorXd y = pc.mean.row(0).transpose() + Lc * E.row(k).transpose();
+      Eigen::MatrixXd Xa(X.rows() + 1, X.cols()), Ya(Y.rows() + 1, Y.cols());
+      Xa << X, cand.transpose();
+      Ya << Y, y.transpose();
+      const MultiFidelityGp refit = gp->conditioned_on(Xa, Ya);
+      const Eigen::MatrixXd want = refit.posterior_mean(pool);
+      EXPECT_LE(testing::max_abs(fm[static_cast<std::size_t>(k)] - want), 1e-8 * testing::max_abs(want))
+          << "trial " << trial << " fantasy " << k;
+    }
+  }
+}
+
+TEST_P(GpReference, JointDrawsHaveThePosteriorMoments) {
+  const Case& c = GetParam();
+  Rng rng(5);
+  const Eigen::MatrixXd Zs = Z.topRows(c.P > 2 ? 1 : 2);
+  const Posterior post = gp->posterior(Zs);
+  const int S = 20000;
+  const auto draws = gp->sample_posterior(Zs, S, rng);
+  const Eigen::Index dim = post.covariance.rows();
+  Eigen::VectorXd mean = Eigen::VectorXd::Zero(dim);
+  Eigen::MatrixXd second = Eigen::MatrixXd::Zero(dim, dim);
+  for (const auto& d : draws) {
+    const Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(d.data(), dim);
+    mean += v;
+    second += v * v.transpose();
+  }
+  mean /= S;
+  const Eigen::MatrixXd cov = second / S - mean * mean.transpose();
+  const Eigen::VectorXd want = Eigen::Map<const Eigen::VectorXd>(post.mean.data(), dim);
+  const double sd = std::sqrt(post.covariance.diagonal().maxCoeff());
+  EXPECT_LE((mean - want).cwiseAbs().maxCoeff(), 5.0 * sd / std::sqrt(double(S)));
+  EXPECT_LE(testing::max_abs(cov - post.covariance), 0.05 * testing::max_abs(post.covariance));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, GpReference,
+    ::testing::Values(
+        Case{"rbf_kronecker", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, true, 2, 2, 14, true},
+        Case{"rbf_dense_forced", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, false, 2, 3, 12, false},
+        Case{"matern_missing", InputKernel::Matern52, true, false, false, HookCoupling::Coregionalized, true, 3, 3, 12, false},
+        Case{"rbf_missing_hooks", InputKernel::Rbf, true, true, true, HookCoupling::Coregionalized, true, 2, 3, 11, false},
+        Case{"matern_hooks_additive", InputKernel::Matern52, false, true, true, HookCoupling::Additive, true, 2, 2, 10, false},
+        Case{"matern_kronecker_mean_hook", InputKernel::Matern52, false, true, false, HookCoupling::Coregionalized, true, 4, 4, 9, true},
+        Case{"rbf_kronecker_d26", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace rescue::gp
