@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <utility>
@@ -64,9 +65,45 @@ double hv3d(const double* p, std::size_t k, const double* ref) {
   return volume;
 }
 
-// m >= 4: sweep upwards in the last objective; `slice` is the (d-1)-dimensional
-// hypervolume of the points seen so far, grown by each point's exclusive
-// contribution.
+// m = 4: sweep upwards in the fourth objective; `slice` is the
+// three-dimensional hypervolume of the points seen so far, grown by each
+// point's exclusive contribution (contribution_sorted). The points seen so far
+// are kept in ascending third objective by linking nodes of an array sorted
+// once. O(n^2) contribution passes in all, each step of which is O(log s).
+double hv4d(const double* p, std::size_t k, const double* ref) {
+  std::vector<std::int32_t> by_w(k), by_z(k), pos(k);
+  std::iota(by_w.begin(), by_w.end(), 0);
+  std::iota(by_z.begin(), by_z.end(), 0);
+  std::sort(by_w.begin(), by_w.end(), [&](std::int32_t a, std::int32_t b) { return p[a * 4 + 3] < p[b * 4 + 3]; });
+  std::sort(by_z.begin(), by_z.end(), [&](std::int32_t a, std::int32_t b) { return p[a * 4 + 2] < p[b * 4 + 2]; });
+  SortedList list;
+  list.reset(3);
+  list.coords.resize(3 * k);
+  list.next.assign(k, -1);
+  for (std::size_t t = 0; t < k; ++t) {
+    pos[by_z[t]] = static_cast<std::int32_t>(t);
+    std::copy_n(p + by_z[t] * 4, 3, list.coords.begin() + 3 * t);
+  }
+  std::vector<char> linked(k, 0);
+  std::vector<std::pair<double, double>> stair;
+  double slice = 0.0, volume = 0.0;
+  for (std::size_t r = 0; r < k; ++r) {
+    const double* q = p + by_w[r] * 4;
+    slice += contribution_sorted(q, list, ref, stair);
+    const double next = r + 1 < k ? p[by_w[r + 1] * 4 + 3] : ref[3];
+    volume += slice * (next - q[3]);
+    // Link the point after the nearest linked node below it in z.
+    const std::int32_t t = pos[by_w[r]];
+    std::int32_t s = t - 1;
+    while (s >= 0 && !linked[s]) --s;
+    list.link_after(s, t);
+    linked[t] = 1;
+  }
+  return volume;
+}
+
+// m >= 5: sweep upwards in the last objective; each point adds its exclusive
+// (m-1)-dimensional contribution, computed from its limit set.
 double hv_sweep(const double* p, std::size_t k, std::size_t d, const double* ref) {
   const std::size_t dd = d - 1;
   std::vector<std::size_t> order(k);
@@ -111,6 +148,8 @@ double hv_inside(const double* points, std::size_t k, std::size_t d, const doubl
       return hv2d(points, k, ref);
     case 3:
       return hv3d(points, k, ref);
+    case 4:
+      return hv4d(points, k, ref);
     default:
       return hv_sweep(points, k, d, ref);
   }
@@ -143,6 +182,82 @@ double contribution(const double* p, const double* set, std::size_t k, std::size
   if (count == 0) return box;
   // hv_inside only reads the limit set; deeper levels use their own scratch.
   return std::max(0.0, box - hv_inside(limit.data(), count, d, ref));
+}
+
+void SortedList::insert(const double* p) {
+  const auto t = static_cast<std::int32_t>(next.size());
+  coords.insert(coords.end(), p, p + d);
+  next.push_back(-1);
+  const double key = p[d - 1];
+  std::int32_t pred = -1;
+  for (std::int32_t s = first; s >= 0 && coords[s * d + d - 1] <= key; s = next[s]) pred = s;
+  link_after(pred, t);
+}
+
+double contribution_sorted(const double* p, const SortedList& set, const double* ref,
+                           std::vector<std::pair<double, double>>& stair) {
+  const double* c = set.coords.data();
+  const std::int32_t* next = set.next.data();
+  if (set.d == 2) {
+    // Sweep up in y; `left` is the least clipped x seen, so [p.x, left) of the
+    // current row of p's box is still uncovered.
+    const double px = p[0], py = p[1];
+    if (!(px < ref[0] && py < ref[1])) return 0.0;
+    double left = ref[0], below = py, uncovered = 0.0;
+    for (std::int32_t t = set.first; t >= 0; t = next[t]) {
+      const double y = std::max(c[2 * t + 1], py);
+      if (y >= ref[1]) break;
+      const double x = std::max(c[2 * t], px);
+      if (x >= left) continue;
+      uncovered += (left - px) * (y - below);
+      below = y;
+      left = x;
+      if (x == px) return uncovered;  // the rest of the box is covered
+    }
+    return uncovered + (left - px) * (ref[1] - below);
+  }
+  // d = 3: sweep up in z over the members clipped to p's box; `stair` is the
+  // staircase of their (x, y) projections and `area` its area inside the box.
+  const double px = p[0], py = p[1], pz = p[2];
+  if (!(px < ref[0] && py < ref[1] && pz < ref[2])) return 0.0;
+  const double full = (ref[0] - px) * (ref[1] - py);
+  stair.clear();
+  double area = 0.0, below = pz, uncovered = 0.0;
+  auto x_less = [](double v, const std::pair<double, double>& e) { return v < e.first; };
+  for (std::int32_t t = set.first; t >= 0; t = next[t]) {
+    const double* q = c + 3 * t;
+    const double z = std::max(q[2], pz);
+    if (z >= ref[2]) break;
+    const double x = std::max(q[0], px), y = std::max(q[1], py);
+    if (x >= ref[0] || y >= ref[1]) continue;
+    auto it = std::upper_bound(stair.begin(), stair.end(), x, x_less);
+    if (it != stair.begin() && std::prev(it)->second <= y) continue;  // already covered
+    uncovered += (full - area) * (z - below);
+    below = z;
+    if (x == px && y == py) return uncovered;  // covers the whole rest of the box
+    // it = first step with x' > x; back up over a step with x' == x (it is covered).
+    auto lo = it;
+    if (lo != stair.begin() && std::prev(lo)->first == x) --lo;
+    double height = lo == stair.begin() ? ref[1] : std::prev(lo)->second;
+    double left = x, added = 0.0;
+    auto hi = lo;
+    while (hi != stair.end() && hi->second >= y) {
+      added += (hi->first - left) * (height - y);
+      left = hi->first;
+      height = hi->second;
+      ++hi;
+    }
+    const double right = hi == stair.end() ? ref[0] : hi->first;
+    added += (right - left) * (height - y);
+    area += added;
+    if (hi == lo) {
+      stair.insert(lo, {x, y});
+    } else {
+      *lo = {x, y};
+      stair.erase(lo + 1, hi);
+    }
+  }
+  return std::max(0.0, uncovered + (full - area) * (ref[2] - below));
 }
 
 }  // namespace rescue::moo::detail
