@@ -1,0 +1,185 @@
+#include "causal/structural_equation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "util/error.hpp"
+
+namespace rescue::causal {
+
+namespace {
+
+// Design with an unpenalized intercept column first.
+Eigen::MatrixXd with_intercept(const Eigen::MatrixXd& a) {
+  Eigen::MatrixXd d(a.rows(), a.cols() + 1);
+  d.col(0).setOnes();
+  d.rightCols(a.cols()) = a;
+  return d;
+}
+
+Eigen::VectorXd ridge_solve(const Eigen::MatrixXd& gram, const Eigen::VectorXd& rhs, double lambda) {
+  Eigen::MatrixXd g = gram;
+  g.diagonal().tail(g.rows() - 1).array() += lambda;
+  g(0, 0) += 1e-12 * std::max(1.0, g(0, 0));
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(g);
+  Eigen::VectorXd w = ldlt.solve(rhs);
+  if (!w.allFinite()) w = g.completeOrthogonalDecomposition().solve(rhs);
+  return w;
+}
+
+// K-fold cross-validated MSE of ridge regression for each lambda, reusing the
+// full Gram matrix and subtracting each fold's contribution.
+std::vector<double> ridge_cv(const Eigen::MatrixXd& design, const Eigen::VectorXd& y, const std::vector<int>& fold,
+                             int folds, const std::vector<double>& lambdas) {
+  const Eigen::MatrixXd gram = design.transpose() * design;
+  const Eigen::VectorXd rhs = design.transpose() * y;
+  std::vector<double> sse(lambdas.size(), 0.0);
+  for (int f = 0; f < folds; ++f) {
+    std::vector<Eigen::Index> rows;
+    for (std::size_t i = 0; i < fold.size(); ++i)
+      if (fold[i] == f) rows.push_back(static_cast<Eigen::Index>(i));
+    if (rows.empty()) continue;
+    Eigen::MatrixXd df(static_cast<Eigen::Index>(rows.size()), design.cols());
+    Eigen::VectorXd yf(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      df.row(static_cast<Eigen::Index>(r)) = design.row(rows[r]);
+      yf(static_cast<Eigen::Index>(r)) = y(rows[r]);
+    }
+    const Eigen::MatrixXd g_train = gram - df.transpose() * df;
+    const Eigen::VectorXd r_train = rhs - df.transpose() * yf;
+    for (std::size_t l = 0; l < lambdas.size(); ++l) {
+      const Eigen::VectorXd w = ridge_solve(g_train, r_train, lambdas[l]);
+      sse[l] += (yf - df * w).squaredNorm();
+    }
+  }
+  for (auto& v : sse) v /= static_cast<double>(y.size());
+  return sse;
+}
+
+double ridge_dof(const Eigen::MatrixXd& design, double lambda) {
+  Eigen::MatrixXd gram = design.transpose() * design;
+  Eigen::MatrixXd reg = gram;
+  reg.diagonal().tail(reg.rows() - 1).array() += lambda;
+  reg(0, 0) += 1e-12 * std::max(1.0, reg(0, 0));
+  return reg.ldlt().solve(gram).trace();
+}
+
+Eigen::MatrixXd features(const Eigen::MatrixXd& z, const Eigen::MatrixXd& omega, const Eigen::RowVectorXd& phase) {
+  const double scale = std::sqrt(2.0 / static_cast<double>(omega.cols()));
+  Eigen::MatrixXd arg = z * omega;
+  arg.rowwise() += phase;
+  return scale * arg.array().cos().matrix();
+}
+
+}  // namespace
+
+StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const Eigen::VectorXd& y,
+                                           const EquationOptions& options, Rng& rng) {
+  const Eigen::Index n = y.size(), k = parents.cols();
+  if (parents.rows() != n) fail(Status::SizeMismatch, "structural equation: parents and target have different rows");
+  if (n < 2) fail(Status::InvalidArgument, "structural equation: needs at least 2 rows, got " + std::to_string(n));
+  const double nd = static_cast<double>(n);
+  StructuralEquation eq;
+  eq.cv_linear_ = eq.cv_nonlinear_ = std::numeric_limits<double>::quiet_NaN();
+  eq.mean_ = parents.colwise().mean();
+  eq.sd_ = ((parents.rowwise() - eq.mean_).colwise().squaredNorm() / nd).cwiseSqrt();
+  for (Eigen::Index j = 0; j < k; ++j)
+    if (!(eq.sd_(j) > 1e-12 * std::max(1.0, std::abs(eq.mean_(j))))) eq.sd_(j) = std::numeric_limits<double>::infinity();
+  if (k == 0) {
+    eq.kind_ = Kind::Constant;
+    eq.intercept_ = y.mean();
+    eq.slopes_.resize(0);
+    const double infl = std::sqrt(nd / std::max(nd - 1.0, 1.0));
+    eq.residuals_ = (y.array() - eq.intercept_) * infl;
+    return eq;
+  }
+  // Standardized parents; constant parents become zero columns.
+  Eigen::MatrixXd z = (parents.rowwise() - eq.mean_).array().rowwise() / eq.sd_.array();
+  const Eigen::MatrixXd lin = with_intercept(z);
+  // A simple, well-regularized linear fit when rows are scarce; almost plain OLS otherwise.
+  const double lambda_lin = (n > k + 5) ? 1e-8 * nd : 0.1 * nd;
+
+  std::vector<int> fold(static_cast<std::size_t>(n));
+  const int folds = std::min<int>(options.cv_folds, static_cast<int>(n));
+  const bool cross_validate = options.allow_nonlinear && n >= options.min_rows_nonlinear && folds >= 2;
+  bool nonlinear = false;
+  double best_lambda = 0.0;
+  Eigen::MatrixXd best_design;
+  if (cross_validate) {
+    std::vector<int> perm(static_cast<std::size_t>(n));
+    std::iota(perm.begin(), perm.end(), 0);
+    for (std::size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
+    for (std::size_t i = 0; i < perm.size(); ++i) fold[static_cast<std::size_t>(perm[i])] = static_cast<int>(i % static_cast<std::size_t>(folds));
+    eq.cv_linear_ = ridge_cv(lin, y, fold, folds, {lambda_lin}).front();
+    const int D = std::max(1, options.random_features);
+    Eigen::MatrixXd base(k, D);
+    for (Eigen::Index a = 0; a < k; ++a)
+      for (int b = 0; b < D; ++b) base(a, b) = rng.normal();
+    Eigen::RowVectorXd phase(D);
+    for (int b = 0; b < D; ++b) phase(b) = rng.uniform(0.0, 2.0 * M_PI);
+    const std::vector<double> lambdas = {1e-5 * nd, 1e-4 * nd, 1e-3 * nd, 1e-2 * nd};
+    double best = std::numeric_limits<double>::infinity();
+    for (double ell : {0.5, 1.0, 2.0}) {
+      const Eigen::MatrixXd omega = base / (ell * std::sqrt(static_cast<double>(k)));
+      Eigen::MatrixXd design(n, 1 + k + D);
+      design << lin, features(z, omega, phase);
+      const auto cv = ridge_cv(design, y, fold, folds, lambdas);
+      for (std::size_t l = 0; l < cv.size(); ++l)
+        if (cv[l] < best) {
+          best = cv[l];
+          best_lambda = lambdas[l];
+          eq.omega_ = omega;
+          best_design = design;
+        }
+    }
+    eq.phase_ = phase;
+    eq.cv_nonlinear_ = best;
+    nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
+  }
+
+  if (nonlinear) {
+    eq.kind_ = Kind::RandomFeatures;
+    const Eigen::VectorXd w =
+        ridge_solve(best_design.transpose() * best_design, best_design.transpose() * y, best_lambda);
+    eq.intercept_ = w(0);
+    eq.slopes_ = w.segment(1, k);
+    eq.theta_ = w.tail(w.size() - 1 - k);
+    const double dof = ridge_dof(best_design, best_lambda);
+    Eigen::VectorXd r = y - best_design * w;
+    r.array() -= r.mean();
+    eq.residuals_ = r * std::sqrt(nd / std::max(nd - dof, 1.0));
+  } else {
+    eq.kind_ = Kind::Linear;
+    const Eigen::VectorXd w = ridge_solve(lin.transpose() * lin, lin.transpose() * y, lambda_lin);
+    const double dof = ridge_dof(lin, lambda_lin);
+    Eigen::VectorXd r = y - lin * w;
+    r.array() -= r.mean();
+    eq.residuals_ = r * std::sqrt(nd / std::max(nd - dof, 1.0));
+    // Back to the data's units: f(p) = intercept + slopes . p.
+    eq.slopes_ = w.tail(k).array() / eq.sd_.transpose().array();
+    eq.intercept_ = w(0) - eq.slopes_.dot(eq.mean_.transpose());
+    eq.omega_.resize(0, 0);
+    eq.phase_.resize(0);
+    eq.theta_.resize(0);
+  }
+  return eq;
+}
+
+Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
+  if (p.cols() != mean_.size())
+    fail(Status::SizeMismatch, "structural equation: expected " + std::to_string(mean_.size()) + " parent columns, got " +
+                                   std::to_string(p.cols()));
+  switch (kind_) {
+    case Kind::Constant: return Eigen::VectorXd::Constant(p.rows(), intercept_);
+    case Kind::Linear: return (p * slopes_).array() + intercept_;
+    case Kind::RandomFeatures: {
+      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
+      return (z * slopes_ + features(z, omega_, phase_) * theta_).array() + intercept_;
+    }
+  }
+  return Eigen::VectorXd::Zero(p.rows());
+}
+
+}  // namespace rescue::causal

@@ -1,0 +1,62 @@
+// One structural equation V = f_V(Pa(V)) + U_V of the causal performance model
+// (paper, Background: V_i = f_i(Pa(V_i), U_i)). f_V is either linear least
+// squares or random-feature ridge regression (a cheap stand-in for a small GP:
+// random Fourier features of an RBF kernel plus linear terms), chosen by K-fold
+// cross-validation; U_V is the empirical distribution of the residuals.
+#pragma once
+#include <Eigen/Dense>
+#include <cstdint>
+
+#include "util/rng.hpp"
+
+namespace rescue::causal {
+
+struct EquationOptions {
+  bool allow_nonlinear = true;
+  int min_rows_nonlinear = 30;  // below this only the linear form is tried
+  int cv_folds = 5;
+  int random_features = 64;
+  /// The nonlinear form is chosen only if its cross-validated error is this
+  /// fraction below the linear one (prefer the simpler model).
+  double nonlinear_gain = 0.05;
+};
+
+class StructuralEquation {
+ public:
+  enum class Kind { Constant, Linear, RandomFeatures };
+
+  StructuralEquation() = default;
+
+  /// Fits y on the columns of parents (n x k, k may be 0). Needs n >= 2.
+  static StructuralEquation fit(const Eigen::MatrixXd& parents, const Eigen::VectorXd& y, const EquationOptions& options,
+                                Rng& rng);
+
+  Kind kind() const { return kind_; }
+  int num_parents() const { return static_cast<int>(mean_.size()); }
+  /// f(parents) for each row of p (rows x k).
+  Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
+  /// Intercept and slopes in the data's units; the whole f for Kind::Linear and
+  /// Kind::Constant.
+  double intercept() const { return intercept_; }
+  const Eigen::VectorXd& slopes() const { return slopes_; }
+  /// Centered residuals, inflated for the degrees of freedom used by the fit.
+  const Eigen::VectorXd& residuals() const { return residuals_; }
+  /// Variance of the residual distribution (mean of squared residuals).
+  double noise_variance() const { return residuals_.size() ? residuals_.squaredNorm() / residuals_.size() : 0.0; }
+  /// Cross-validated mean squared errors of the two forms (NaN if not computed).
+  double cv_mse_linear() const { return cv_linear_; }
+  double cv_mse_nonlinear() const { return cv_nonlinear_; }
+
+ private:
+  Kind kind_ = Kind::Constant;
+  double intercept_ = 0.0;
+  Eigen::VectorXd slopes_;       // data units (Linear), standardized units (RandomFeatures)
+  Eigen::RowVectorXd mean_, sd_;  // parent standardization
+  Eigen::MatrixXd omega_;        // k x D frequencies
+  Eigen::RowVectorXd phase_;     // D phases
+  Eigen::VectorXd theta_;        // D feature weights
+  Eigen::VectorXd residuals_;
+  double cv_linear_ = 0.0, cv_nonlinear_ = 0.0;
+};
+
+}  // namespace rescue::causal
