@@ -44,10 +44,23 @@ GreedyHvResult greedy_hv_selection(const double* pool, std::size_t n_pool, std::
   result.hypervolume = detail::hv_inside(current.data(), k, m, ref);
   if (max_points == 0) return result;
 
+  // For m = 2, 3 the current set is also kept in ascending last objective, so
+  // each gain is one early-stopping pass with no sorting or allocation.
+  const bool sorted = m == 2 || m == 3;
+  detail::SortedList list;
+  std::vector<std::pair<double, double>> stair;
+  if (sorted) {
+    list.reset(m);
+    for (std::size_t i = 0; i < k; ++i) list.insert(current.data() + i * m);
+  }
   std::vector<double> limit;
+  auto gain = [&](std::size_t i) {
+    return sorted ? detail::contribution_sorted(pool + i * m, list, ref, stair)
+                  : detail::contribution(pool + i * m, current.data(), k, m, ref, limit);
+  };
   std::priority_queue<Entry, std::vector<Entry>, Lower> heap;
   for (std::size_t i = 0; i < n_pool; ++i) {
-    const double g = detail::contribution(pool + i * m, current.data(), k, m, ref, limit);
+    const double g = gain(i);
     if (g > 0.0) heap.push({g, i, 0});
   }
   while (!heap.empty() && result.indices.size() < max_points) {
@@ -55,7 +68,7 @@ GreedyHvResult greedy_hv_selection(const double* pool, std::size_t n_pool, std::
     heap.pop();
     const std::size_t version = result.indices.size();
     if (top.version != version) {
-      top.gain = detail::contribution(pool + top.index * m, current.data(), k, m, ref, limit);
+      top.gain = gain(top.index);
       top.version = version;
       if (top.gain <= 0.0) continue;  // by submodularity it can never gain again
       if (!heap.empty() && Lower()(top, heap.top())) {
@@ -66,8 +79,12 @@ GreedyHvResult greedy_hv_selection(const double* pool, std::size_t n_pool, std::
     result.indices.push_back(top.index);
     result.gains.push_back(top.gain);
     result.hypervolume += top.gain;
-    current.insert(current.end(), pool + top.index * m, pool + top.index * m + m);
-    ++k;
+    if (sorted) {
+      list.insert(pool + top.index * m);
+    } else {
+      current.insert(current.end(), pool + top.index * m, pool + top.index * m + m);
+      ++k;
+    }
   }
   return result;
 }

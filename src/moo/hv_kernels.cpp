@@ -125,6 +125,41 @@ double hv_sweep(const double* p, std::size_t k, std::size_t d, const double* ref
   return volume;
 }
 
+// Compacts the first k points of `pts` to those not weakly dominated by
+// another (one copy of duplicates), as WFG does with its limit sets: clipping
+// to a box leaves most points dominated, and dropping them here costs
+// O(k log k + k f d) (f = survivors) instead of a contribution pass each.
+std::size_t keep_nondominated(std::vector<double>& pts, std::size_t k, std::size_t d) {
+  std::vector<std::pair<double, std::size_t>> by_sum(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    double s = 0.0;
+    for (std::size_t j = 0; j < d; ++j) s += pts[i * d + j];
+    by_sum[i] = {s, i};
+  }
+  // A weak dominator never has a larger sum (rounding aside, which only
+  // costs a kept dominated point, harmless to the hypervolume).
+  std::sort(by_sum.begin(), by_sum.end());
+  std::vector<double> kept;
+  kept.reserve(k * d);
+  std::size_t f = 0;
+  for (const auto& [sum, i] : by_sum) {
+    const double* q = pts.data() + i * d;
+    bool dominated = false;
+    for (std::size_t a = 0; a < f && !dominated; ++a) {
+      const double* r = kept.data() + a * d;
+      std::size_t j = 0;
+      while (j < d && r[j] <= q[j]) ++j;
+      dominated = j == d;
+    }
+    if (!dominated) {
+      kept.insert(kept.end(), q, q + d);
+      ++f;
+    }
+  }
+  pts.swap(kept);
+  return f;
+}
+
 }  // namespace
 
 double box_volume(const double* p, std::size_t d, const double* ref) {
@@ -180,6 +215,7 @@ double contribution(const double* p, const double* set, std::size_t k, std::size
     if (inside) ++count;
   }
   if (count == 0) return box;
+  if (d >= 4) count = keep_nondominated(limit, count, d);
   // hv_inside only reads the limit set; deeper levels use their own scratch.
   return std::max(0.0, box - hv_inside(limit.data(), count, d, ref));
 }

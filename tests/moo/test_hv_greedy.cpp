@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force.hpp"
+#include "moo/hv_kernels.hpp"
 #include "moo/hypervolume.hpp"
 #include "util/error.hpp"
 
@@ -95,6 +96,37 @@ TEST(GreedyHv, StopsWhenNothingAddsVolume) {
   EXPECT_NEAR(r2.hypervolume, 0.25 + 0.5 * 0.4, 1e-15);
   EXPECT_TRUE(greedy_hv_selection(pool2, 3, 2, ref, 0).indices.empty());
   EXPECT_THROW(greedy_hv_selection(nullptr, 3, 2, ref, 1), Error);
+}
+
+}  // namespace
+}  // namespace rescue::moo
+
+namespace rescue::moo {
+namespace {
+
+// The sorted-list contribution used by the greedy selection and the
+// four-objective sweep, on sets with ties, duplicates and boundary points.
+TEST(SortedListContribution, MatchesHypervolumeDifferences) {
+  Rng rng(22);
+  for (std::size_t m = 2; m <= 3; ++m) {
+    const std::vector<double> ref(m, 1.0);
+    for (int trial = 0; trial < 200; ++trial) {
+      const std::size_t n = rng.below(25);
+      std::vector<double> set(n * m), p(m);
+      const bool coarse = trial % 2 == 0;
+      for (double& v : set) v = coarse ? static_cast<double>(rng.below(6)) / 5.0 : rng.uniform();
+      for (double& v : p) v = coarse ? static_cast<double>(rng.below(5)) / 5.0 : rng.uniform();
+      detail::SortedList list;
+      list.reset(m);
+      for (std::size_t i = 0; i < n; ++i) list.insert(set.data() + i * m);
+      std::vector<std::pair<double, double>> stair;
+      auto both = set;
+      both.insert(both.end(), p.begin(), p.end());
+      const double want = test::hv_grid(both, m, ref) - test::hv_grid(set, m, ref);
+      EXPECT_NEAR(detail::contribution_sorted(p.data(), list, ref.data(), stair), want, 1e-12)
+          << "m=" << m << " trial=" << trial;
+    }
+  }
 }
 
 }  // namespace
