@@ -1,0 +1,167 @@
+!> Tests of the Fortran module: constants and version, errors with the library's message,
+!! deterministic release, checkpoints across languages, and the utilities.
+!! Arguments: a checkpoint file written by another language to load, and a path to which
+!! this test writes its own checkpoint (after 3 observations of the reference run).
+program test_rescue_fortran
+  use, intrinsic :: iso_c_binding
+  use rescue
+  implicit none
+  integer :: failures = 0
+  character(len=4096) :: in_path, out_path
+  type(c_ptr) :: problem, opt, opt2
+  integer(c_int) :: st, ticket, d, m, cnt, keep(3)
+  real(c_double) :: x(2), s, y(2), bad(3), hv, spent, pending, budget
+  real(c_double), allocatable :: px1(:, :), py1(:, :), px2(:, :), py2(:, :)
+  real(c_double) :: none(0)
+  character(:), allocatable :: text
+
+  if (command_argument_count() /= 2) then
+    write(*, '(a)') 'usage: test_rescue_fortran CHECKPOINT_IN CHECKPOINT_OUT'
+    error stop 2
+  end if
+  call get_command_argument(1, in_path)
+  call get_command_argument(2, out_path)
+
+  ! Version and constants come from the same header.
+  call expect(rescue_version_number() == RESCUE_HEADER_VERSION_NUMBER, 'version number matches the header')
+  call expect(rescue_version_string() == RESCUE_HEADER_VERSION_STRING, 'version string matches the header')
+  call expect(rescue_status_string(RESCUE_ERR_UNKNOWN_TICKET) == 'unknown ticket', 'status string')
+  call expect(rescue_strategy_list(0_c_int) == 'random', 'first strategy is random')
+  call expect(rescue_strategy_list(1000_c_int) == '', 'strategy list past the end is empty')
+
+  ! Bad input: the status and the library's own message.
+  st = rescue_problem_builtin('no-such-problem', problem)
+  call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'unknown problem gives RESCUE_ERR_UNKNOWN_NAME')
+  call expect(index(rescue_last_error(), "unknown benchmark problem 'no-such-problem'") > 0, &
+              'unknown problem message: '//rescue_last_error())
+  call expect(.not. c_associated(problem), 'no handle on failure')
+
+  call reference_problem(problem)
+  st = rescue_problem_set_strategy(problem, 'no-such-strategy')
+  call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'unknown strategy is rejected')
+  call expect(index(rescue_problem_errmsg(problem), 'no-such-strategy') > 0, &
+              'strategy message names it: '//rescue_problem_errmsg(problem))
+  call expect(rescue_create(problem, opt) == RESCUE_OK, 'create')
+  d = rescue_dimension(opt)
+  m = rescue_num_objectives(opt)
+  call expect(d == 2 .and. m == 2, 'branin-currin has 2 options and 2 objectives')
+  call expect(rescue_strategy_name(opt) == 'cost-aware-random', 'strategy name')
+  call expect(rescue_suggest(opt, x, d, s, ticket) == RESCUE_OK, 'suggest')
+  st = rescue_observe(opt, ticket, bad, none)
+  call expect(st == RESCUE_ERR_SIZE_MISMATCH, 'three objective values for two objectives are rejected')
+  call expect(index(rescue_errmsg(opt), 'objective values: length 3') > 0, 'size message: '//rescue_errmsg(opt))
+  st = rescue_observe(opt, ticket + 100, y, none)
+  call expect(st == RESCUE_ERR_UNKNOWN_TICKET, 'unknown ticket is rejected')
+  call expect(rescue_cancel(opt, ticket) == RESCUE_OK, 'cancel the pending ticket')
+  call expect(rescue_budget(opt, spent, pending, budget) == RESCUE_OK, 'budget')
+  call expect(spent == 0 .and. pending == 0 .and. budget == 1000, 'a cancelled ticket costs nothing')
+
+  ! Deterministic release: closing twice is harmless.
+  call rescue_close(opt)
+  call expect(.not. c_associated(opt), 'close nulls the handle')
+  call rescue_close(opt)
+  call expect(rescue_dimension(opt) == -1, 'a closed handle is NULL to the library')
+
+  ! Uninterrupted reference run.
+  call expect(rescue_create(problem, opt) == RESCUE_OK, 'create')
+  call run(opt, -1)
+  call pareto(opt, px1, py1)
+  call expect(size(px1, 2) > 0, 'the reference run has a Pareto set')
+
+  ! A checkpoint written by another language: loading it and finishing gives the same set.
+  st = rescue_load_file(trim(in_path), opt2)
+  call expect(st == RESCUE_OK, 'load checkpoint '//trim(in_path)//': '//rescue_last_error())
+  if (st == RESCUE_OK) then
+    call expect(rescue_num_observations(opt2) > 0, 'the checkpoint holds observations')
+    call run(opt2, -1)
+    call pareto(opt2, px2, py2)
+    call expect(same(px1, px2) .and. same(py1, py2), 'resumed run reaches the reference Pareto set')
+    call rescue_close(opt2)
+  end if
+
+  ! This language's checkpoint, for the others; and an in-memory round trip.
+  call rescue_close(opt)
+  call expect(rescue_create(problem, opt) == RESCUE_OK, 'create')
+  call run(opt, 3)
+  call expect(rescue_save_file(opt, trim(out_path)) == RESCUE_OK, 'save checkpoint: '//rescue_errmsg(opt))
+  call expect(rescue_save_string(opt, text) == RESCUE_OK, 'save to a string')
+  call expect(rescue_load(text, opt2) == RESCUE_OK, 'load from a string: '//rescue_last_error())
+  call expect(rescue_num_observations(opt2) == 3, 'the loaded optimizer has the 3 observations')
+  call run(opt2, -1)
+  call pareto(opt2, px2, py2)
+  call expect(same(px1, px2) .and. same(py1, py2), 'in-memory round trip reaches the reference Pareto set')
+  call rescue_close(opt2)
+  st = rescue_load('not a checkpoint', opt2)
+  call expect(st == RESCUE_ERR_CORRUPT_CHECKPOINT, 'garbage is a corrupt checkpoint')
+  call expect(index(rescue_last_error(), 'not a RESCUE checkpoint') > 0, 'corrupt message: '//rescue_last_error())
+  call rescue_close(opt)
+  call rescue_problem_close(problem)
+  call rescue_problem_close(problem)
+
+  ! Utilities: hypervolume of {(1,2),(2,1)} against (3,3) is 3; (2,2) is dominated by neither.
+  call expect(rescue_hypervolume([1d0, 2d0, 2d0, 1d0], 2_c_int, 2_c_int, [3d0, 3d0], hv) == RESCUE_OK, 'hypervolume')
+  call expect(abs(hv - 3d0) < 1d-15, 'hypervolume value')
+  call expect(rescue_pareto_filter([1d0, 2d0, 2d0, 1d0, 3d0, 3d0], 3_c_int, 2_c_int, c_null_ptr, keep, cnt) &
+              == RESCUE_OK, 'pareto filter')
+  call expect(cnt == 2 .and. keep(1) == 0 .and. keep(2) == 1, 'pareto filter drops the dominated point')
+
+  if (failures > 0) then
+    write(*, '(i0, a)') failures, ' check(s) failed'
+    error stop 1
+  end if
+  write(*, '(a)') 'all Fortran checks passed'
+
+contains
+
+  subroutine reference_problem(p)
+    type(c_ptr), intent(out) :: p
+    call expect(rescue_problem_builtin('branin-currin', p) == RESCUE_OK, 'builtin problem')
+    call expect(rescue_problem_set_seed(p, 7_c_int) == RESCUE_OK, 'seed')
+    call expect(rescue_problem_set_strategy(p, 'cost-aware-random') == RESCUE_OK, 'strategy')
+    call expect(rescue_problem_set_budget(p, 1000d0) == RESCUE_OK, 'budget')
+    call expect(rescue_problem_set_fidelity_levels(p, [0.25d0, 0.5d0, 0.75d0, 1d0], 4_c_int, 1d0) == RESCUE_OK, 'levels')
+  end subroutine
+
+  !> The reference loop; stops after max_obs observations when max_obs >= 0.
+  subroutine run(o, max_obs)
+    type(c_ptr), intent(in) :: o
+    integer, intent(in) :: max_obs
+    integer(c_int) :: t, status
+    integer :: k
+    real(c_double) :: xx(2), ss, yy(2), g(0)
+    k = 0
+    do while (rescue_done(o) == 0 .and. (max_obs < 0 .or. k < max_obs))
+      status = rescue_suggest(o, xx, 2_c_int, ss, t)
+      if (status == RESCUE_ERR_BUDGET_EXHAUSTED) exit
+      call expect(status == RESCUE_OK, 'suggest in the loop')
+      call expect(rescue_problem_evaluate(problem, xx, 2_c_int, ss, yy, 2_c_int, g, 0_c_int, c_null_ptr, 0_c_int) &
+                  == RESCUE_OK, 'evaluate')
+      call expect(rescue_observe(o, t, yy, g) == RESCUE_OK, 'observe')
+      k = k + 1
+    end do
+  end subroutine
+
+  subroutine pareto(o, px, py)
+    type(c_ptr), intent(in) :: o
+    real(c_double), allocatable, intent(out) :: px(:, :), py(:, :)
+    integer(c_int) :: n, c
+    call expect(rescue_pareto_count(o, n) == RESCUE_OK, 'pareto size')
+    allocate(px(2, n), py(2, n))
+    call expect(rescue_pareto(o, px, py, n, c) == RESCUE_OK .and. c == n, 'pareto')
+  end subroutine
+
+  logical function same(a, b)
+    real(c_double), intent(in) :: a(:, :), b(:, :)
+    same = all(shape(a) == shape(b))
+    if (same) same = all(a == b)
+  end function
+
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      write(*, '(a, a)') 'FAILED: ', what
+    end if
+  end subroutine
+end program test_rescue_fortran
