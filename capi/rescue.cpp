@@ -158,6 +158,16 @@ rescue_optimizer* optimizer_from_text(const char* data, size_t length) {
 
 }  // namespace
 
+namespace {
+template <class Seq, class Get>
+const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec::*seq)() const, int index, Get get) {
+  if (!opt) return nullptr;
+  const Seq& items = (opt->engine->spec().*seq)();
+  if (index < 0 || index >= static_cast<int>(items.size())) return nullptr;
+  return get(items[index]).c_str();
+}
+}  // namespace
+
 extern "C" {
 
 // ---- version and errors --------------------------------------------------------------
@@ -297,7 +307,7 @@ rescue_status rescue_problem_set_param(rescue_problem* problem, const char* key,
 }
 
 rescue_status rescue_problem_evaluate(const rescue_problem* problem, const double* x, int d, double s, double* y, int m,
-                                      double* g, int q) {
+                                      double* g, int q, double* z, int k) {
   if (!problem) return null_handle("problem");
   auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
   return guarded(&mut->errmsg, [&] {
@@ -311,6 +321,12 @@ rescue_status rescue_problem_evaluate(const rescue_problem* problem, const doubl
     if (q != spec.num_constraints())
       rescue::fail(Status::SizeMismatch, "constraint buffer: length " + std::to_string(q) + ", the problem has " +
                                              std::to_string(spec.num_constraints()));
+    if (z != nullptr || k != 0) {
+      if (k != spec.num_indicators())
+        rescue::fail(Status::SizeMismatch, "indicator buffer: length " + std::to_string(k) + ", the problem has " +
+                                               std::to_string(spec.num_indicators()));
+      if (k > 0) need(z, "indicator buffer");
+    }
     need(y, "objective buffer");
     if (q > 0) need(g, "constraint buffer");
     spec.check_config(xv.data());
@@ -318,6 +334,7 @@ rescue_status rescue_problem_evaluate(const rescue_problem* problem, const doubl
     const auto e = problem->builtin->evaluate(xv.data(), s);
     std::copy(e.y.begin(), e.y.end(), y);
     if (q > 0) std::copy(e.g.begin(), e.g.end(), g);
+    if (z && k > 0) std::copy(e.z.begin(), e.z.end(), z);
   });
 }
 
@@ -346,6 +363,73 @@ int rescue_num_objectives(const rescue_optimizer* opt) { return opt ? opt->engin
 int rescue_num_constraints(const rescue_optimizer* opt) { return opt ? opt->engine->spec().num_constraints() : -1; }
 int rescue_num_indicators(const rescue_optimizer* opt) { return opt ? opt->engine->spec().num_indicators() : -1; }
 const char* rescue_strategy_name(const rescue_optimizer* opt) { return opt ? opt->strategy.c_str() : nullptr; }
+
+
+const char* rescue_option_name(const rescue_optimizer* opt, int index) {
+  return name_at(opt, &rescue::ProblemSpec::options, index, [](const rescue::OptionSpec& o) -> const std::string& { return o.name; });
+}
+const char* rescue_objective_name(const rescue_optimizer* opt, int index) {
+  return name_at(opt, &rescue::ProblemSpec::objectives, index,
+                 [](const rescue::ObjectiveSpec& o) -> const std::string& { return o.name; });
+}
+const char* rescue_constraint_name(const rescue_optimizer* opt, int index) {
+  return name_at(opt, &rescue::ProblemSpec::constraints, index,
+                 [](const rescue::ConstraintSpec& o) -> const std::string& { return o.name; });
+}
+const char* rescue_indicator_name(const rescue_optimizer* opt, int index) {
+  return name_at(opt, &rescue::ProblemSpec::indicators, index, [](const std::string& o) -> const std::string& { return o; });
+}
+
+rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double* lower, double* upper, int* kind) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    const auto& options = opt->engine->spec().options();
+    if (index < 0 || index >= static_cast<int>(options.size()))
+      rescue::fail(Status::OutOfRange, "option index " + std::to_string(index) + " is out of range");
+    if (lower) *lower = options[index].lower;
+    if (upper) *upper = options[index].upper;
+    if (kind) *kind = static_cast<int>(options[index].kind);
+  });
+}
+
+rescue_status rescue_constraint_info(const rescue_optimizer* opt, int index, double* threshold, int* sense) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    const auto& cons = opt->engine->spec().constraints();
+    if (index < 0 || index >= static_cast<int>(cons.size()))
+      rescue::fail(Status::OutOfRange, "constraint index " + std::to_string(index) + " is out of range");
+    if (threshold) *threshold = cons[index].threshold;
+    if (sense) *sense = static_cast<int>(cons[index].sense);
+  });
+}
+
+int rescue_objective_sense(const rescue_optimizer* opt, int index) {
+  if (!opt || index < 0 || index >= opt->engine->spec().num_objectives()) return -1;
+  return static_cast<int>(opt->engine->spec().objectives()[index].sense);
+}
+
+rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, int m) {
+  if (!opt) return null_handle("optimizer");
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    const auto& spec = opt->engine->spec();
+    if (m != spec.num_objectives())
+      rescue::fail(Status::SizeMismatch, "reference buffer: length " + std::to_string(m) + ", the problem has " +
+                                             std::to_string(spec.num_objectives()) + " objectives");
+    need(ref, "reference buffer");
+    if (spec.reference_point().empty()) rescue::fail(Status::InvalidState, "the problem has no reference point");
+    std::copy(spec.reference_point().begin(), spec.reference_point().end(), ref);
+  });
+}
+
+rescue_status rescue_target_fidelity(const rescue_optimizer* opt, double* target) {
+  if (!opt) return null_handle("optimizer");
+  if (!target) return null_handle("target pointer");
+  *target = opt->engine->spec().fidelity().target;
+  return RESCUE_OK;
+}
 
 const char* rescue_strategy_list(int index) {
   const auto& names = rescue::strategy_names();

@@ -15,7 +15,7 @@ int main(void) {
     double x[2], s, y[2];
     int ticket;
     if (rescue_suggest(opt, x, 2, &s, &ticket) != RESCUE_OK) break;
-    if (rescue_problem_evaluate(NULL, x, 2, s, y, 2, NULL, 0) != RESCUE_ERR_NULL_POINTER) return 3;
+    if (rescue_problem_evaluate(NULL, x, 2, s, y, 2, NULL, 0, NULL, 0) != RESCUE_ERR_NULL_POINTER) return 3;
     y[0] = x[0] - s;
     y[1] = x[1] + s;
     if (rescue_observe(opt, ticket, y, 2, NULL, 0, NULL, 0) != RESCUE_OK) return 4;
