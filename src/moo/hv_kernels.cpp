@@ -65,11 +65,65 @@ double hv3d(const double* p, std::size_t k, const double* ref) {
   return volume;
 }
 
+// Contribution of p (d = 3) to the members of a z-ordered linked list: sweep
+// up in z over the members clipped to p's box; `stair` is the staircase of
+// their (x, y) projections (x increasing, y decreasing) and `area` its area
+// inside the box. The pass stops at the first member that covers the rest of
+// the box. If pred is given, *pred receives the last visited node below index
+// t (the list position where p belongs).
+double pass3(const double* p, const double* c, const std::int32_t* next, std::int32_t first,
+             const double* ref, std::vector<std::pair<double, double>>& stair, std::int32_t t,
+             std::int32_t* pred) {
+  const double px = p[0], py = p[1], pz = p[2];
+  if (!(px < ref[0] && py < ref[1] && pz < ref[2])) return 0.0;
+  const double full = (ref[0] - px) * (ref[1] - py);
+  stair.clear();
+  double area = 0.0, below = pz, uncovered = 0.0;
+  auto x_less = [](double v, const std::pair<double, double>& e) { return v < e.first; };
+  for (std::int32_t node = first; node >= 0; node = next[node]) {
+    if (node < t && pred != nullptr) *pred = node;
+    const double* q = c + 3 * node;
+    const double z = std::max(q[2], pz);
+    if (z >= ref[2]) break;
+    const double x = std::max(q[0], px), y = std::max(q[1], py);
+    if (x >= ref[0] || y >= ref[1]) continue;
+    auto it = std::upper_bound(stair.begin(), stair.end(), x, x_less);
+    if (it != stair.begin() && std::prev(it)->second <= y) continue;  // already covered
+    uncovered += (full - area) * (z - below);
+    below = z;
+    if (x == px && y == py) return uncovered;  // covers the whole rest of the box
+    // it = first step with x' > x; back up over a step with x' == x (it is covered).
+    auto lo = it;
+    if (lo != stair.begin() && std::prev(lo)->first == x) --lo;
+    double height = lo == stair.begin() ? ref[1] : std::prev(lo)->second;
+    double left = x, added = 0.0;
+    auto hi = lo;
+    while (hi != stair.end() && hi->second >= y) {
+      added += (hi->first - left) * (height - y);
+      left = hi->first;
+      height = hi->second;
+      ++hi;
+    }
+    const double right = hi == stair.end() ? ref[0] : hi->first;
+    added += (right - left) * (height - y);
+    area += added;
+    if (hi == lo) {
+      stair.insert(lo, {x, y});
+    } else {
+      *lo = {x, y};
+      stair.erase(lo + 1, hi);
+    }
+  }
+  return std::max(0.0, uncovered + (full - area) * (ref[2] - below));
+}
+
 // m = 4: sweep upwards in the fourth objective; `slice` is the
 // three-dimensional hypervolume of the points seen so far, grown by each
-// point's exclusive contribution (contribution_sorted). The points seen so far
-// are kept in ascending third objective by linking nodes of an array sorted
-// once. O(n^2) contribution passes in all, each step of which is O(log s).
+// point's exclusive contribution (pass3). The points seen so far are kept in
+// ascending third objective by linking nodes of an array sorted once, and a
+// point dominated in (x, y, z) by a later one is unlinked for good (as in
+// HV4D+, Guerreiro & Fonseca 2018). O(n) list steps per point, each O(log s)
+// (s = staircase inside the point's box): O(n^2 log s) in all.
 double hv4d(const double* p, std::size_t k, const double* ref) {
   std::vector<std::int32_t> by_w(k), by_z(k), pos(k);
   std::iota(by_w.begin(), by_w.end(), 0);
@@ -84,26 +138,36 @@ double hv4d(const double* p, std::size_t k, const double* ref) {
     pos[by_z[t]] = static_cast<std::int32_t>(t);
     std::copy_n(p + by_z[t] * 4, 3, list.coords.begin() + 3 * t);
   }
-  std::vector<char> linked(k, 0);
   std::vector<std::pair<double, double>> stair;
   double slice = 0.0, volume = 0.0;
   for (std::size_t r = 0; r < k; ++r) {
     const double* q = p + by_w[r] * 4;
-    slice += contribution_sorted(q, list, ref, stair);
+    const std::int32_t t = pos[by_w[r]];
+    std::int32_t pred = -1;
+    const double gain = pass3(q, list.coords.data(), list.next.data(), list.first, ref, stair, t, &pred);
+    slice += gain;
     const double next = r + 1 < k ? p[by_w[r + 1] * 4 + 3] : ref[3];
     volume += slice * (next - q[3]);
-    // Link the point after the nearest linked node below it in z.
-    const std::int32_t t = pos[by_w[r]];
-    std::int32_t s = t - 1;
-    while (s >= 0 && !linked[s]) --s;
-    list.link_after(s, t);
-    linked[t] = 1;
+    if (gain <= 0.0) continue;  // dominated in (x, y, z): it will never cover anything new
+    // Link the point after pred, then unlink the members it dominates in
+    // (x, y, z): later points see it instead, so they can never matter again.
+    list.link_after(pred, t);
+    std::int32_t prev = t;
+    for (std::int32_t node = list.next[t]; node >= 0; node = list.next[node]) {
+      const double* c = list.coords.data() + 3 * node;
+      if (c[0] >= q[0] && c[1] >= q[1] && c[2] >= q[2]) {
+        list.next[prev] = list.next[node];
+      } else {
+        prev = node;
+      }
+    }
   }
   return volume;
 }
 
 // m >= 5: sweep upwards in the last objective; each point adds its exclusive
-// (m-1)-dimensional contribution, computed from its limit set.
+// (m-1)-dimensional contribution, computed from its limit set (filtered to
+// its non-dominated points, then measured recursively down to hv4d).
 double hv_sweep(const double* p, std::size_t k, std::size_t d, const double* ref) {
   const std::size_t dd = d - 1;
   std::vector<std::size_t> order(k);
@@ -115,12 +179,30 @@ double hv_sweep(const double* p, std::size_t k, std::size_t d, const double* ref
     std::copy(p + order[r] * d, p + order[r] * d + dd, proj.begin() + r * dd);
     z[r] = p[order[r] * d + dd];
   }
-  std::vector<double> limit;
+  // `active` holds the points seen so far minus those dominated in the
+  // projection by a later one, which can never matter again.
+  std::vector<double> limit, active;
+  std::size_t n_active = 0;
   double slice = 0.0, volume = 0.0;
   for (std::size_t r = 0; r < k; ++r) {
-    slice += contribution(proj.data() + r * dd, proj.data(), r, dd, ref, limit);
+    const double* q = proj.data() + r * dd;
+    const double gain = contribution(q, active.data(), n_active, dd, ref, limit);
+    slice += gain;
     const double next = r + 1 < k ? z[r + 1] : ref[dd];
     volume += slice * (next - z[r]);
+    if (gain <= 0.0) continue;
+    std::size_t kept = 0;
+    for (std::size_t a = 0; a < n_active; ++a) {
+      const double* c = active.data() + a * dd;
+      std::size_t j = 0;
+      while (j < dd && c[j] >= q[j]) ++j;
+      if (j == dd) continue;
+      if (kept != a) std::copy_n(c, dd, active.begin() + kept * dd);
+      ++kept;
+    }
+    active.resize(kept * dd);
+    active.insert(active.end(), q, q + dd);
+    n_active = kept + 1;
   }
   return volume;
 }
@@ -252,48 +334,7 @@ double contribution_sorted(const double* p, const SortedList& set, const double*
     }
     return uncovered + (left - px) * (ref[1] - below);
   }
-  // d = 3: sweep up in z over the members clipped to p's box; `stair` is the
-  // staircase of their (x, y) projections and `area` its area inside the box.
-  const double px = p[0], py = p[1], pz = p[2];
-  if (!(px < ref[0] && py < ref[1] && pz < ref[2])) return 0.0;
-  const double full = (ref[0] - px) * (ref[1] - py);
-  stair.clear();
-  double area = 0.0, below = pz, uncovered = 0.0;
-  auto x_less = [](double v, const std::pair<double, double>& e) { return v < e.first; };
-  for (std::int32_t t = set.first; t >= 0; t = next[t]) {
-    const double* q = c + 3 * t;
-    const double z = std::max(q[2], pz);
-    if (z >= ref[2]) break;
-    const double x = std::max(q[0], px), y = std::max(q[1], py);
-    if (x >= ref[0] || y >= ref[1]) continue;
-    auto it = std::upper_bound(stair.begin(), stair.end(), x, x_less);
-    if (it != stair.begin() && std::prev(it)->second <= y) continue;  // already covered
-    uncovered += (full - area) * (z - below);
-    below = z;
-    if (x == px && y == py) return uncovered;  // covers the whole rest of the box
-    // it = first step with x' > x; back up over a step with x' == x (it is covered).
-    auto lo = it;
-    if (lo != stair.begin() && std::prev(lo)->first == x) --lo;
-    double height = lo == stair.begin() ? ref[1] : std::prev(lo)->second;
-    double left = x, added = 0.0;
-    auto hi = lo;
-    while (hi != stair.end() && hi->second >= y) {
-      added += (hi->first - left) * (height - y);
-      left = hi->first;
-      height = hi->second;
-      ++hi;
-    }
-    const double right = hi == stair.end() ? ref[0] : hi->first;
-    added += (right - left) * (height - y);
-    area += added;
-    if (hi == lo) {
-      stair.insert(lo, {x, y});
-    } else {
-      *lo = {x, y};
-      stair.erase(lo + 1, hi);
-    }
-  }
-  return std::max(0.0, uncovered + (full - area) * (ref[2] - below));
+  return pass3(p, c, next, set.first, ref, stair, INT32_MAX, nullptr);
 }
 
 }  // namespace rescue::moo::detail
