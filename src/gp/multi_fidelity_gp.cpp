@@ -35,21 +35,25 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
   hp_ = default_hyperparameters();
 }
 
-void MultiFidelityGp::set_mean_hook(MeanHook hook) {
-  mean_hook_ = std::move(hook);
-  layout_ = ParameterLayout(D_, P_, R_,
-                            LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(mean_hook_),
-                                      opt_.learn_hook_weight && bool(kernel_hook_)});
-  if (X_.rows() > 0) { evaluate_hooks(); refactor(); }
+void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
+  // Strong guarantee: a hook that fails at the current data leaves the model unchanged.
+  MultiFidelityGp next = *this;
+  next.mean_hook_ = std::move(mean);
+  next.kernel_hook_ = std::move(kernel);
+  next.layout_ = ParameterLayout(
+      D_, P_, R_,
+      LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
+                opt_.learn_hook_weight && bool(next.kernel_hook_)});
+  if (next.X_.rows() > 0) {
+    next.evaluate_hooks();
+    next.refactor();
+  }
+  *this = std::move(next);
 }
 
-void MultiFidelityGp::set_kernel_hook(KernelHook hook) {
-  kernel_hook_ = std::move(hook);
-  layout_ = ParameterLayout(D_, P_, R_,
-                            LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(mean_hook_),
-                                      opt_.learn_hook_weight && bool(kernel_hook_)});
-  if (X_.rows() > 0) { evaluate_hooks(); refactor(); }
-}
+void MultiFidelityGp::set_mean_hook(MeanHook hook) { install_hooks(std::move(hook), kernel_hook_); }
+
+void MultiFidelityGp::set_kernel_hook(KernelHook hook) { install_hooks(mean_hook_, std::move(hook)); }
 
 Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   Hyperparameters h;

@@ -150,6 +150,7 @@ class MultiFidelityGp {
     Eigen::MatrixXd sigma;  // n* x P standardized hook sigma (empty if none)
   };
 
+  void install_hooks(MeanHook mean, KernelHook kernel);
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
   void standardize_data();
   void evaluate_hooks();
