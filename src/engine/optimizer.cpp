@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/sampling.hpp"
-#include "engine/pareto_observed.hpp"
+#include "acq/pareto_observed.hpp"
 
 namespace rescue::engine {
 namespace {
@@ -35,7 +35,7 @@ void check_values(const std::vector<double>& v, std::size_t expected, const char
 
 Optimizer::Optimizer(ProblemSpec spec) : spec_(std::move(spec)), rng_(spec_.seed()) {
   spec_.validate_complete();
-  strategy_ = make_strategy(spec_.strategy(), spec_);
+  strategy_ = acq::make_strategy(spec_.strategy(), spec_);
 }
 
 double Optimizer::pending_cost() const {
@@ -194,7 +194,7 @@ void Optimizer::fail_ticket(std::int64_t ticket) {
 ParetoSet Optimizer::pareto() {
   Rng rng = rng_;  // a recommendation never advances the suggestion stream
   if (auto rec = strategy_->recommend(view(budget_left()), rng)) return *rec;
-  return pareto_of_observations(spec_, observations_);
+  return acq::pareto_of_observations(spec_, observations_);
 }
 
 void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {

@@ -12,10 +12,16 @@
 
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
-#include "engine/strategy.hpp"
+#include "acq/strategy.hpp"
 #include "util/rng.hpp"
 
 namespace rescue::engine {
+
+using acq::EngineView;
+using acq::ParetoSet;
+using acq::PendingTicket;
+using acq::Strategy;
+using acq::Suggestion;
 
 class Optimizer {
  public:

@@ -5,10 +5,10 @@
 
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
-#include "engine/strategy.hpp"
+#include "acq/strategy.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 ParetoSet pareto_of_observations(const ProblemSpec& spec, const std::vector<Observation>& observations);
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq

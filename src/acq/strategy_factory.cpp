@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "engine/random_strategy.hpp"
-#include "engine/strategy.hpp"
+#include "acq/random_strategy.hpp"
+#include "acq/strategy.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 std::unique_ptr<Strategy> make_strategy(const std::string& name, const ProblemSpec& spec) {
   if (name == "random") return std::make_unique<RandomStrategy>(name, FidelityLaw::Uniform);
@@ -11,4 +11,4 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name, const ProblemSp
   fail(Status::UnknownName, "unknown strategy '" + name + "'");
 }
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq

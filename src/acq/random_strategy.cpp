@@ -1,6 +1,6 @@
-#include "engine/random_strategy.hpp"
+#include "acq/random_strategy.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 std::optional<Suggestion> RandomStrategy::suggest(const EngineView& view, Rng& rng) {
   Suggestion out;
@@ -9,4 +9,4 @@ std::optional<Suggestion> RandomStrategy::suggest(const EngineView& view, Rng& r
   return out;
 }
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq

@@ -14,7 +14,7 @@
 #include "core/problem_spec.hpp"
 #include "util/rng.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 /// A suggestion waiting for its result.
 struct PendingTicket {
@@ -63,4 +63,4 @@ class Strategy {
 /// Builds a strategy by name (one of strategy_names()); throws UnknownName otherwise.
 std::unique_ptr<Strategy> make_strategy(const std::string& name, const ProblemSpec& spec);
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq

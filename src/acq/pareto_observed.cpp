@@ -1,8 +1,8 @@
-#include "engine/pareto_observed.hpp"
+#include "acq/pareto_observed.hpp"
 
 #include "moo/pareto.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 ParetoSet pareto_of_observations(const ProblemSpec& spec, const std::vector<Observation>& observations) {
   const int m = spec.num_objectives();
@@ -25,4 +25,4 @@ ParetoSet pareto_of_observations(const ProblemSpec& spec, const std::vector<Obse
   return out;
 }
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq

@@ -4,9 +4,9 @@
 // baselines every model-based strategy must beat.
 #pragma once
 #include "core/sampling.hpp"
-#include "engine/strategy.hpp"
+#include "acq/strategy.hpp"
 
-namespace rescue::engine {
+namespace rescue::acq {
 
 class RandomStrategy final : public Strategy {
  public:
@@ -19,4 +19,4 @@ class RandomStrategy final : public Strategy {
   FidelityLaw law_;
 };
 
-}  // namespace rescue::engine
+}  // namespace rescue::acq
