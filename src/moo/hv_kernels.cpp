@@ -70,10 +70,11 @@ double hv3d(const double* p, std::size_t k, const double* ref) {
 // their (x, y) projections (x increasing, y decreasing) and `area` its area
 // inside the box. The pass stops at the first member that covers the rest of
 // the box. If pred is given, *pred receives the last visited node below index
-// t (the list position where p belongs).
+// t (the list position where p belongs), and `dominated` the visited nodes
+// above t that p weakly dominates.
 double pass3(const double* p, const double* c, const std::int32_t* next, std::int32_t first,
              const double* ref, std::vector<std::pair<double, double>>& stair, std::int32_t t,
-             std::int32_t* pred) {
+             std::int32_t* pred, std::vector<std::int32_t>* dominated) {
   const double px = p[0], py = p[1], pz = p[2];
   if (!(px < ref[0] && py < ref[1] && pz < ref[2])) return 0.0;
   const double full = (ref[0] - px) * (ref[1] - py);
@@ -81,8 +82,14 @@ double pass3(const double* p, const double* c, const std::int32_t* next, std::in
   double area = 0.0, below = pz, uncovered = 0.0;
   auto x_less = [](double v, const std::pair<double, double>& e) { return v < e.first; };
   for (std::int32_t node = first; node >= 0; node = next[node]) {
-    if (node < t && pred != nullptr) *pred = node;
     const double* q = c + 3 * node;
+    if (pred != nullptr) {
+      if (node < t) {
+        *pred = node;
+      } else if (q[0] >= px && q[1] >= py && q[2] >= pz) {
+        dominated->push_back(node);
+      }
+    }
     const double z = std::max(q[2], pz);
     if (z >= ref[2]) break;
     const double x = std::max(q[0], px), y = std::max(q[1], py);
@@ -134,6 +141,8 @@ double hv4d(const double* p, std::size_t k, const double* ref) {
   list.reset(3);
   list.coords.resize(3 * k);
   list.next.assign(k, -1);
+  list.prev.assign(k, -1);
+  std::vector<std::int32_t> dominated;
   for (std::size_t t = 0; t < k; ++t) {
     pos[by_z[t]] = static_cast<std::int32_t>(t);
     std::copy_n(p + by_z[t] * 4, 3, list.coords.begin() + 3 * t);
@@ -144,23 +153,19 @@ double hv4d(const double* p, std::size_t k, const double* ref) {
     const double* q = p + by_w[r] * 4;
     const std::int32_t t = pos[by_w[r]];
     std::int32_t pred = -1;
-    const double gain = pass3(q, list.coords.data(), list.next.data(), list.first, ref, stair, t, &pred);
+    dominated.clear();
+    const double gain = pass3(q, list.coords.data(), list.next.data(), list.first, ref, stair, t,
+                              &pred, &dominated);
     slice += gain;
     const double next = r + 1 < k ? p[by_w[r + 1] * 4 + 3] : ref[3];
     volume += slice * (next - q[3]);
-    if (gain <= 0.0) continue;  // dominated in (x, y, z): it will never cover anything new
-    // Link the point after pred, then unlink the members it dominates in
-    // (x, y, z): later points see it instead, so they can never matter again.
+    if (gain <= 0.0) continue;  // covered in (x, y, z): it will never cover anything new
+    // Link the point, and unlink the members it dominates in (x, y, z): later
+    // points see it instead, so they can never matter again. Members beyond
+    // where the pass stopped are dominated by the member it stopped at, so
+    // they were never linked.
     list.link_after(pred, t);
-    std::int32_t prev = t;
-    for (std::int32_t node = list.next[t]; node >= 0; node = list.next[node]) {
-      const double* c = list.coords.data() + 3 * node;
-      if (c[0] >= q[0] && c[1] >= q[1] && c[2] >= q[2]) {
-        list.next[prev] = list.next[node];
-      } else {
-        prev = node;
-      }
-    }
+    for (std::int32_t node : dominated) list.unlink(node);
   }
   return volume;
 }
@@ -306,6 +311,7 @@ void SortedList::insert(const double* p) {
   const auto t = static_cast<std::int32_t>(next.size());
   coords.insert(coords.end(), p, p + d);
   next.push_back(-1);
+  prev.push_back(-1);
   const double key = p[d - 1];
   std::int32_t pred = -1;
   for (std::int32_t s = first; s >= 0 && coords[s * d + d - 1] <= key; s = next[s]) pred = s;
@@ -334,7 +340,7 @@ double contribution_sorted(const double* p, const SortedList& set, const double*
     }
     return uncovered + (left - px) * (ref[1] - below);
   }
-  return pass3(p, c, next, set.first, ref, stair, INT32_MAX, nullptr);
+  return pass3(p, c, next, set.first, ref, stair, INT32_MAX, nullptr, nullptr);
 }
 
 }  // namespace rescue::moo::detail
