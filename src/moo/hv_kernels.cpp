@@ -162,8 +162,8 @@ double hv4d(const double* p, std::size_t k, const double* ref) {
     if (gain <= 0.0) continue;  // covered in (x, y, z): it will never cover anything new
     // Link the point, and unlink the members it dominates in (x, y, z): later
     // points see it instead, so they can never matter again. Members beyond
-    // where the pass stopped are dominated by the member it stopped at, so
-    // they were never linked.
+    // where the pass stopped are dominated by the member it stopped at and
+    // so normally unlinked already; any left over only cost time.
     list.link_after(pred, t);
     for (std::int32_t node : dominated) list.unlink(node);
   }

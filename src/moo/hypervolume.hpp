@@ -11,14 +11,19 @@
 //          the two-dimensional staircase, updating its area incrementally in
 //          the manner of HV3D (Beume et al. 2009; Guerreiro & Fonseca 2018),
 //          O(n log n).
-//   m >= 4: dimension sweep along the last objective in which each point adds
-//          its exclusive (m-1)-dimensional contribution to the current slice,
-//          computed as its box minus the hypervolume of the set limited to
-//          its box (the WFG limit set, While et al. 2012) down to the O(k log k)
-//          three-dimensional case. For m = 4 this is O(n^2 log n) worst case,
-//          and O(n^(m-2) log n) in general; points that are dominated in the
-//          limit set are dropped in O(m) each, which keeps typical fronts far
-//          below the worst case.
+//   m = 4: dimension sweep along the fourth objective adding each point's
+//          exclusive three-dimensional contribution, computed in one pass over
+//          a z-ordered linked list of the points seen so far that stops as soon
+//          as the point's box is covered; members dominated in the first three
+//          objectives by a later point are unlinked for good (the pruning of
+//          HV4D+, Guerreiro & Fonseca 2018). O(n^2 log s), s = the size of a
+//          two-dimensional staircase inside one point's box.
+//   m >= 5: dimension sweep along the last objective adding each point's
+//          exclusive (m-1)-dimensional contribution: its box minus the
+//          hypervolume of the set limited to its box, reduced to its
+//          non-dominated points (the limit sets of WFG, While et al. 2012), down
+//          to the m = 4 case. O(n^(m-2) log s) worst case; the pruning keeps
+//          typical fronts far below it.
 #pragma once
 #include <cstddef>
 #include <vector>

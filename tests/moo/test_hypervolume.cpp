@@ -64,6 +64,22 @@ TEST(Hypervolume, MatchesGridDecompositionOnModerateSets) {
   }
 }
 
+// Many points on a coarse lattice: heavy ties in every objective, duplicates
+// and boundary points, at sizes where the pruning of the sweeps matters.
+TEST(Hypervolume, MatchesGridDecompositionWithHeavyTies) {
+  Rng rng(5);
+  for (std::size_t m = 2; m <= 6; ++m) {
+    const std::vector<double> ref(m, 1.0);
+    for (int trial = 0; trial < 4; ++trial) {
+      const std::size_t n = 50 + rng.below(250);
+      std::vector<double> p(n * m);
+      for (double& v : p) v = static_cast<double>(rng.below(7)) / 6.0;
+      const double expected = hv_grid(p, m, ref);
+      EXPECT_NEAR(hypervolume(p, m, ref), expected, rel_tol(expected)) << "m=" << m << " n=" << n;
+    }
+  }
+}
+
 TEST(Hypervolume, EdgeCases) {
   for (std::size_t m = 1; m <= 6; ++m) {
     const std::vector<double> ref(m, 2.0);
