@@ -9,7 +9,7 @@
 namespace rescue::causal {
 
 namespace {
-constexpr Eigen::Index kChunk = 256;  // query points per Monte Carlo block (bounds memory)
+constexpr Eigen::Index kChunk = 64;  // query points per Monte Carlo block (bounds memory)
 }
 
 CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const ScmOptions& options) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 
+#include "causal/vectorized_cos.hpp"
 #include "util/error.hpp"
 
 namespace rescue::causal {
@@ -70,7 +71,12 @@ Eigen::MatrixXd features(const Eigen::MatrixXd& z, const Eigen::MatrixXd& omega,
   const double scale = std::sqrt(2.0 / static_cast<double>(omega.cols()));
   Eigen::MatrixXd arg = z * omega;
   arg.rowwise() += phase;
-  return scale * arg.array().cos().matrix();
+  if (arg.cwiseAbs().maxCoeff() < kVectorizedCosLimit)
+    cos_in_place(arg.data(), arg.size());
+  else
+    arg = arg.array().cos().matrix();
+  arg *= scale;
+  return arg;
 }
 
 }  // namespace
