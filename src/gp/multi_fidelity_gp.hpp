@@ -51,7 +51,7 @@ struct GpOptions {
   HookCoupling hook_coupling = HookCoupling::Coregionalized;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   int cold_starts = 4;             // L-BFGS starts of the first fit
-  int warm_starts = 2;             // starts of later fits (the first is the previous optimum)
+  int warm_starts = 1;             // starts of later fits (the first is the previous optimum)
   int max_evaluations = 150;       // per start
 };
 
@@ -101,6 +101,12 @@ class MultiFidelityGp {
 
   const Hyperparameters& hyperparameters() const { return hp_; }
   void set_hyperparameters(const Hyperparameters& h);
+  /// Restores a previous fit (e.g. from a checkpoint): sets the hyperparameters
+  /// and makes the next fit() warm-start from them, as after fit().
+  void restore_fit(const Hyperparameters& h) {
+    set_hyperparameters(h);
+    fitted_ = true;
+  }
   /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
   Hyperparameters default_hyperparameters() const;
 
