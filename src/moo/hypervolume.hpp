@@ -23,7 +23,11 @@
 //          hypervolume of the set limited to its box, reduced to its
 //          non-dominated points (the limit sets of WFG, While et al. 2012), down
 //          to the m = 4 case. O(n^(m-2) log s) worst case; the pruning keeps
-//          typical fronts far below it.
+//          typical fronts far below it. For m = 5 and up to 200 points the
+//          contributions are instead found by one more level of the m = 4
+//          method (a sweep in the fourth objective over the clipped members,
+//          each adding its pass over a clipped z-ordered list), which avoids
+//          sorting and filtering limit sets: O(n^3 log s).
 #pragma once
 #include <cstddef>
 #include <vector>

@@ -71,11 +71,33 @@ TEST(Hypervolume, MatchesGridDecompositionWithHeavyTies) {
   for (std::size_t m = 2; m <= 6; ++m) {
     const std::vector<double> ref(m, 1.0);
     for (int trial = 0; trial < 4; ++trial) {
-      const std::size_t n = 50 + rng.below(250);
+      const std::size_t n = trial == 0 ? 300 : 50 + rng.below(250);
       std::vector<double> p(n * m);
       for (double& v : p) v = static_cast<double>(rng.below(7)) / 6.0;
       const double expected = hv_grid(p, m, ref);
       EXPECT_NEAR(hypervolume(p, m, ref), expected, rel_tol(expected)) << "m=" << m << " n=" << n;
+    }
+  }
+}
+
+// An objective constant at 0 with reference 1 leaves the hypervolume of the
+// others unchanged, so m-objective results must equal (m-1)-objective ones;
+// the sizes reach both five-objective methods (up to 200 points and beyond).
+TEST(Hypervolume, ConstantObjectiveReducesDimension) {
+  Rng rng(6);
+  for (std::size_t m = 3; m <= 6; ++m) {
+    for (std::size_t n : {40u, 150u, 260u}) {
+      if (m == 6 && n > 40) continue;  // keep the test fast
+      const auto p = sphere_points(n, m - 1, rng);
+      std::vector<double> lifted;
+      for (std::size_t i = 0; i < n; ++i) {
+        lifted.insert(lifted.end(), p.begin() + i * (m - 1), p.begin() + (i + 1) * (m - 1));
+        lifted.push_back(0.0);
+      }
+      std::vector<double> ref(m - 1, 1.1);
+      const double expected = hypervolume(p, m - 1, ref);
+      ref.push_back(1.0);
+      EXPECT_NEAR(hypervolume(lifted, m, ref), expected, rel_tol(expected)) << "m=" << m << " n=" << n;
     }
   }
 }
