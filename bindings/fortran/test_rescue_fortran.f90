@@ -1,7 +1,7 @@
 !> Tests of the Fortran module: constants and version, errors with the library's message,
 !! deterministic release, checkpoints across languages, and the utilities.
-!! Arguments: a checkpoint file written by another language to load, and a path to which
-!! this test writes its own checkpoint (after 3 observations of the reference run).
+!! Environment: RESCUE_CHECKPOINT_IN, a checkpoint file written by another language to load, and
+!! RESCUE_CHECKPOINT_OUT, where this test writes its own (after 3 observations of the reference run).
 program test_rescue_fortran
   use, intrinsic :: iso_c_binding
   use rescue
@@ -15,12 +15,12 @@ program test_rescue_fortran
   real(c_double) :: none(0)
   character(:), allocatable :: text
 
-  if (command_argument_count() /= 2) then
-    write(*, '(a)') 'usage: test_rescue_fortran CHECKPOINT_IN CHECKPOINT_OUT'
+  call get_environment_variable('RESCUE_CHECKPOINT_IN', in_path, status=st)
+  if (st == 0) call get_environment_variable('RESCUE_CHECKPOINT_OUT', out_path, status=st)
+  if (st /= 0) then
+    write(*, '(a)') 'test_rescue_fortran needs RESCUE_CHECKPOINT_IN and RESCUE_CHECKPOINT_OUT'
     error stop 2
   end if
-  call get_command_argument(1, in_path)
-  call get_command_argument(2, out_path)
 
   ! Version and constants come from the same header.
   call expect(rescue_version_number() == RESCUE_HEADER_VERSION_NUMBER, 'version number matches the header')

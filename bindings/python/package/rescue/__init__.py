@@ -1,0 +1,404 @@
+"""RESCUE: multi-objective, multi-fidelity Bayesian optimization with causal priors.
+
+A Pythonic layer over the library's C ABI (through a SWIG module). Ask/tell loop::
+
+    import rescue
+    with rescue.Problem("branin-currin") as problem:
+        problem.set_seed(7)
+        problem.set_budget(1000.0)
+        with rescue.Optimizer(problem) as opt:
+            while not opt.done():
+                s = opt.suggest()
+                opt.observe(s.ticket, my_simulator(s.x, s.fidelity))
+            front = opt.pareto()
+
+Arrays come in as lists, tuples or NumPy arrays and go out as NumPy arrays (lists when NumPy
+is not installed). Every failure raises RescueError with the library's message; its
+``status`` attribute is the rescue_status code (e.g. RESCUE_ERR_UNKNOWN_NAME).
+"""
+from collections import namedtuple
+
+from . import rescue_swig as _swig
+
+try:
+    import numpy as _np
+except ImportError:  # NumPy is optional: results are then plain lists
+    _np = None
+
+RescueError = _swig._rescue_swig.RescueError
+
+# Status codes, option kinds and senses of the C header.
+for _name in dir(_swig):
+    if _name.startswith("RESCUE_"):
+        globals()[_name] = getattr(_swig, _name)
+del _name
+
+__version__ = _swig.versionString()
+
+_KINDS = {"continuous": _swig.RESCUE_CONTINUOUS, "integer": _swig.RESCUE_INTEGER, "log": _swig.RESCUE_LOG_SCALE}
+_SENSES = {"min": _swig.RESCUE_MINIMIZE, "minimize": _swig.RESCUE_MINIMIZE,
+           "max": _swig.RESCUE_MAXIMIZE, "maximize": _swig.RESCUE_MAXIMIZE}
+_CONSTRAINT_SENSES = {">=": _swig.RESCUE_GEQ, "<=": _swig.RESCUE_LEQ}
+
+Suggestion = namedtuple("Suggestion", "x fidelity ticket")
+Observation = namedtuple("Observation", "x fidelity objectives constraints failed")
+Budget = namedtuple("Budget", "spent pending total")
+ParetoSet = namedtuple("ParetoSet", "x y")
+Evaluation = namedtuple("Evaluation", "objectives constraints indicators")
+
+
+def _error(status, message):
+    e = RescueError(message)
+    e.status = status
+    return e
+
+
+def _vec(values):
+    """A flat tuple of floats from a list, tuple or NumPy array."""
+    if values is None:
+        return ()
+    if _np is not None:
+        return tuple(float(v) for v in _np.asarray(values, dtype=float).ravel())
+    return tuple(float(v) for v in values)
+
+
+def _out(values):
+    return _np.array(values, dtype=float) if _np is not None else list(values)
+
+
+def _matrix(flat, rows, cols):
+    if _np is not None:
+        return _np.array(flat, dtype=float).reshape(rows, cols)
+    return [list(flat[i * cols:(i + 1) * cols]) for i in range(rows)]
+
+
+def _code(table, value, what):
+    if isinstance(value, str):
+        try:
+            return table[value]
+        except KeyError:
+            raise _error(_swig.RESCUE_ERR_INVALID_ARGUMENT,
+                         "unknown %s %r (known: %s)" % (what, value, ", ".join(sorted(table)))) from None
+    return int(value)
+
+
+def version():
+    """The library's version string."""
+    return _swig.versionString()
+
+
+def status_string(status):
+    """A human-readable name for a status code."""
+    return _swig.statusString(int(status))
+
+
+def strategies():
+    """The names of the known strategies."""
+    names, i = [], 0
+    while _swig.strategyList(i):
+        names.append(_swig.strategyList(i))
+        i += 1
+    return names
+
+
+def hypervolume(points, reference):
+    """Exact hypervolume of a set of points (rows), all objectives minimized."""
+    ref = _vec(reference)
+    return _swig.hypervolume(_vec(points), len(ref), ref)
+
+
+def pareto_filter(points, violation=None):
+    """Indices of the non-dominated rows of points (all objectives minimized)."""
+    rows = _np.asarray(points, dtype=float) if _np is not None else points
+    m = len(rows[0]) if len(rows) else 1
+    return list(_swig.paretoFilter(_vec(points), m, _vec(violation)))
+
+
+class Problem:
+    """A problem definition: options, fidelity and cost, objectives, constraints, settings.
+
+    ``Problem()`` is empty; ``Problem("branin-currin")`` is a built-in benchmark problem.
+    Use it as a context manager, or call close(); the optimizer keeps its own copy."""
+
+    def __init__(self, builtin=None):
+        self._p = _swig.Problem() if builtin is None else _swig.Problem(builtin)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Frees the problem now; calling it again is harmless."""
+        if self._p is not None:
+            self._p.close()
+            self._p = None
+
+    @property
+    def closed(self):
+        return self._p is None
+
+    def _h(self):
+        if self._p is None:
+            raise _error(_swig.RESCUE_ERR_INVALID_STATE, "the problem is closed")
+        return self._p
+
+    def add_option(self, name, lower, upper, kind="continuous"):
+        self._h().addOption(name, float(lower), float(upper), _code(_KINDS, kind, "option kind"))
+        return self
+
+    def set_fidelity_range(self, lower, upper, target):
+        self._h().setFidelityRange(float(lower), float(upper), float(target))
+        return self
+
+    def set_fidelity_levels(self, levels, target):
+        self._h().setFidelityLevels(_vec(levels), float(target))
+        return self
+
+    def set_cost_exponential(self, rate):
+        self._h().setCostExponential(float(rate))
+        return self
+
+    def set_cost_levels(self, costs):
+        self._h().setCostLevels(_vec(costs))
+        return self
+
+    def add_objective(self, name, sense="min"):
+        self._h().addObjective(name, _code(_SENSES, sense, "objective sense"))
+        return self
+
+    def add_constraint(self, name, threshold, sense):
+        self._h().addConstraint(name, float(threshold), _code(_CONSTRAINT_SENSES, sense, "constraint sense"))
+        return self
+
+    def add_indicator(self, name):
+        self._h().addIndicator(name)
+        return self
+
+    def set_reference_point(self, reference):
+        self._h().setReferencePoint(_vec(reference))
+        return self
+
+    def set_seed(self, seed):
+        self._h().setSeed(int(seed))
+        return self
+
+    def set_strategy(self, name):
+        self._h().setStrategy(name)
+        return self
+
+    def set_budget(self, budget):
+        self._h().setBudget(float(budget))
+        return self
+
+    def set_initial_budget(self, budget):
+        self._h().setInitialBudget(float(budget))
+        return self
+
+    def set_param(self, key, value):
+        self._h().setParam(key, float(value))
+        return self
+
+    def evaluate(self, x, fidelity):
+        """Noise-free evaluation of a built-in problem: Evaluation(objectives, constraints, indicators)."""
+        e = self._h().evaluate(_vec(x), float(fidelity))
+        return Evaluation(_out(e.objectives), _out(e.constraints), _out(e.indicators))
+
+
+class Optimizer:
+    """Ask (suggest) and tell (observe) until the budget is spent.
+
+    Use it as a context manager, or call close(): the native optimizer is freed at once."""
+
+    def __init__(self, problem, _native=None):
+        self._o = _native if _native is not None else _swig.Optimizer(problem._h())
+
+    @classmethod
+    def load(cls, text):
+        """An optimizer restored from a checkpoint text (see save())."""
+        return cls(None, _swig.Optimizer.load(text))
+
+    @classmethod
+    def load_file(cls, path):
+        """An optimizer restored from a checkpoint file (see save_file())."""
+        return cls(None, _swig.Optimizer.loadFile(str(path)))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Frees the optimizer now; calling it again is harmless."""
+        if self._o is not None:
+            self._o.close()
+            self._o = None
+
+    @property
+    def closed(self):
+        return self._o is None
+
+    def _h(self):
+        if self._o is None:
+            raise _error(_swig.RESCUE_ERR_INVALID_STATE, "the optimizer is closed")
+        return self._o
+
+    # ---- the problem --------------------------------------------------------------------------
+    @property
+    def dimension(self):
+        return self._h().dimension()
+
+    @property
+    def num_objectives(self):
+        return self._h().numObjectives()
+
+    @property
+    def num_constraints(self):
+        return self._h().numConstraints()
+
+    @property
+    def num_indicators(self):
+        return self._h().numIndicators()
+
+    @property
+    def strategy(self):
+        return self._h().strategyName()
+
+    @property
+    def option_names(self):
+        return [self._h().optionName(i) for i in range(self.dimension)]
+
+    @property
+    def objective_names(self):
+        return [self._h().objectiveName(i) for i in range(self.num_objectives)]
+
+    @property
+    def constraint_names(self):
+        return [self._h().constraintName(i) for i in range(self.num_constraints)]
+
+    @property
+    def indicator_names(self):
+        return [self._h().indicatorName(i) for i in range(self.num_indicators)]
+
+    def option_info(self, index):
+        """(lower, upper, kind) of option index."""
+        info = self._h().optionInfo(int(index))
+        return info.lower, info.upper, info.kind
+
+    def constraint_info(self, index):
+        """(threshold, sense) of constraint index."""
+        info = self._h().constraintInfo(int(index))
+        return info.threshold, info.sense
+
+    def objective_sense(self, index):
+        return self._h().objectiveSense(int(index))
+
+    def reference_point(self):
+        return _out(self._h().referencePoint())
+
+    @property
+    def target_fidelity(self):
+        return self._h().targetFidelity()
+
+    # ---- ask and tell -------------------------------------------------------------------------
+    def suggest(self):
+        """The next Suggestion(x, fidelity, ticket) to evaluate."""
+        s = self._h().suggest()
+        return Suggestion(_out(s.x), s.fidelity, s.ticket)
+
+    def observe(self, ticket, objectives, constraints=(), indicators=()):
+        """Reports the results of a pending ticket."""
+        self._h().observe(int(ticket), _vec(objectives), _vec(constraints), _vec(indicators))
+
+    def observe_at(self, x, fidelity, objectives, constraints=(), indicators=()):
+        """Reports an evaluation of a configuration and fidelity the caller chose."""
+        self._h().observeAt(_vec(x), float(fidelity), _vec(objectives), _vec(constraints), _vec(indicators))
+
+    def cancel(self, ticket):
+        self._h().cancel(int(ticket))
+
+    def fail(self, ticket):
+        self._h().fail(int(ticket))
+
+    def pending(self):
+        return list(self._h().pending())
+
+    @property
+    def num_observations(self):
+        return self._h().numObservations()
+
+    def observation(self, index):
+        o = self._h().observation(int(index))
+        return Observation(_out(o.x), o.fidelity, _out(o.objectives), _out(o.constraints), bool(o.failed))
+
+    def observations(self):
+        return [self.observation(i) for i in range(self.num_observations)]
+
+    def cost(self, x, fidelity):
+        return self._h().cost(_vec(x), float(fidelity))
+
+    def budget(self):
+        b = self._h().budget()
+        return Budget(b.spent, b.pending, b.total)
+
+    def done(self):
+        """Whether the budget is spent (reported plus pending cost)."""
+        return self._h().done()
+
+    # ---- results, data, checkpoints -----------------------------------------------------------
+    def pareto(self):
+        """ParetoSet(x, y): configurations (n x d) and objective values (n x M)."""
+        p = self._h().pareto()
+        return ParetoSet(_matrix(p.x, p.count, p.dimension), _matrix(p.y, p.count, p.numObjectives))
+
+    def add_observational(self, rows):
+        """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""
+        if _np is not None:
+            a = _np.atleast_2d(_np.asarray(rows, dtype=float))
+            ncols = a.shape[1]
+        else:
+            ncols = len(rows[0])
+        self._h().addObservational(_vec(rows), ncols)
+
+    @property
+    def num_observational(self):
+        return self._h().numObservational()
+
+    def save(self):
+        """The checkpoint text."""
+        return self._h().save()
+
+    def save_file(self, path):
+        """Writes a checkpoint file atomically."""
+        self._h().saveFile(str(path))
+
+    # ---- a callback-driven loop ---------------------------------------------------------------
+    def optimize(self, f):
+        """Runs the ask/tell loop until the budget is spent, calling ``f(x, fidelity)`` for each
+        suggestion. f returns the objective values, or a pair (objectives, constraints); an
+        exception from f marks the evaluation as failed and is raised again. Returns pareto()."""
+        while not self.done():
+            try:
+                s = self.suggest()
+            except RescueError as e:
+                if e.status == _swig.RESCUE_ERR_BUDGET_EXHAUSTED:
+                    break
+                raise
+            try:
+                result = f(s.x, s.fidelity)
+            except BaseException:
+                self.fail(s.ticket)
+                raise
+            if isinstance(result, tuple) and len(result) == 2 and not isinstance(result[0], (int, float)):
+                self.observe(s.ticket, result[0], result[1])
+            else:
+                self.observe(s.ticket, result)
+        return self.pareto()
+
+
+def optimize(f, problem):
+    """Creates an optimizer for problem, runs Optimizer.optimize(f), and frees it."""
+    with Optimizer(problem) as opt:
+        return opt.optimize(f)

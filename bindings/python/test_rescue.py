@@ -1,0 +1,132 @@
+"""Tests of the Python binding (pytest). The checkpoint written by the C reference program is
+read from $RESCUE_CHECKPOINT_IN; this test writes its own to $RESCUE_CHECKPOINT_OUT."""
+import math
+import os
+
+import numpy as np
+import pytest
+
+import rescue
+
+LEVELS = [0.25, 0.5, 0.75, 1.0]
+
+
+def reference_problem():
+    p = rescue.Problem("branin-currin")
+    p.set_seed(7).set_strategy("cost-aware-random").set_budget(1000.0).set_fidelity_levels(LEVELS, 1.0)
+    return p
+
+
+def run(opt, problem, max_obs=None):
+    n = 0
+    while not opt.done() and (max_obs is None or n < max_obs):
+        try:
+            s = opt.suggest()
+        except rescue.RescueError as e:
+            assert e.status == rescue.RESCUE_ERR_BUDGET_EXHAUSTED
+            break
+        opt.observe(s.ticket, problem.evaluate(s.x, s.fidelity).objectives)
+        n += 1
+
+
+@pytest.fixture
+def problem():
+    with reference_problem() as p:
+        yield p
+
+
+@pytest.fixture
+def reference_front(problem):
+    with rescue.Optimizer(problem) as opt:
+        run(opt, problem)
+        return opt.pareto()
+
+
+def same_front(a, b):
+    return np.array_equal(a.x, b.x) and np.array_equal(a.y, b.y)
+
+
+def test_version_and_strategies():
+    assert rescue.__version__ == rescue.version()
+    assert "cost-aware-random" in rescue.strategies()
+    assert rescue.status_string(rescue.RESCUE_ERR_UNKNOWN_TICKET) == "unknown ticket"
+
+
+def test_bad_input_raises_with_the_library_message(problem):
+    with pytest.raises(rescue.RescueError, match="unknown benchmark problem 'no-such-problem'") as info:
+        rescue.Problem("no-such-problem")
+    assert info.value.status == rescue.RESCUE_ERR_UNKNOWN_NAME
+    with pytest.raises(rescue.RescueError, match="no-such-strategy") as info:
+        problem.set_strategy("no-such-strategy")
+    assert info.value.status == rescue.RESCUE_ERR_UNKNOWN_NAME
+    with rescue.Optimizer(problem) as opt:
+        s = opt.suggest()
+        with pytest.raises(rescue.RescueError, match="objective values: length 3") as info:
+            opt.observe(s.ticket, [1.0, 2.0, 3.0])
+        assert info.value.status == rescue.RESCUE_ERR_SIZE_MISMATCH
+        with pytest.raises(rescue.RescueError) as info:
+            opt.observe(s.ticket + 100, [1.0, 2.0])
+        assert info.value.status == rescue.RESCUE_ERR_UNKNOWN_TICKET
+        assert opt.pending() == [s.ticket]
+        opt.cancel(s.ticket)
+        assert opt.budget() == (0.0, 0.0, 1000.0)
+    with pytest.raises(rescue.RescueError, match="not a RESCUE checkpoint") as info:
+        rescue.Optimizer.load("garbage")
+    assert info.value.status == rescue.RESCUE_ERR_CORRUPT_CHECKPOINT
+
+
+def test_release_is_deterministic_and_double_close_is_harmless(problem):
+    opt = rescue.Optimizer(problem)
+    assert opt.dimension == 2 and opt.num_objectives == 2 and opt.strategy == "cost-aware-random"
+    opt.close()
+    assert opt.closed
+    opt.close()
+    with pytest.raises(rescue.RescueError, match="closed") as info:
+        opt.suggest()
+    assert info.value.status == rescue.RESCUE_ERR_INVALID_STATE
+    with rescue.Optimizer(problem) as opt2:
+        pass
+    assert opt2.closed
+    problem.close()
+    problem.close()
+
+
+def test_numpy_and_list_inputs_agree(problem):
+    with rescue.Optimizer(problem) as a, rescue.Optimizer(problem) as b:
+        sa, sb = a.suggest(), b.suggest()
+        assert isinstance(sa.x, np.ndarray) and np.array_equal(sa.x, sb.x)
+        y = problem.evaluate(sa.x, sa.fidelity).objectives
+        a.observe(sa.ticket, np.asarray(y))
+        b.observe(sb.ticket, [float(v) for v in y])
+        assert np.array_equal(a.observation(0).objectives, b.observation(0).objectives)
+        assert a.cost(sa.x, sa.fidelity) == pytest.approx(a.budget().spent)
+
+
+def test_checkpoint_from_c_continues_to_the_reference_front(problem, reference_front):
+    with rescue.Optimizer.load_file(os.environ["RESCUE_CHECKPOINT_IN"]) as opt:
+        assert opt.num_observations > 0
+        run(opt, problem)
+        assert same_front(opt.pareto(), reference_front)
+
+
+def test_checkpoint_for_other_languages_and_in_memory_round_trip(problem, reference_front):
+    with rescue.Optimizer(problem) as opt:
+        run(opt, problem, max_obs=3)
+        opt.save_file(os.environ["RESCUE_CHECKPOINT_OUT"])
+        text = opt.save()
+    with rescue.Optimizer.load(text) as opt:
+        assert opt.num_observations == 3
+        run(opt, problem)
+        assert same_front(opt.pareto(), reference_front)
+
+
+def test_optimize_helper_reaches_the_reference_front(problem, reference_front):
+    front = rescue.optimize(lambda x, s: problem.evaluate(x, s).objectives, problem)
+    assert same_front(front, reference_front)
+    assert front.x.shape[1] == 2 and len(front.x) > 0
+
+
+def test_utilities():
+    assert rescue.hypervolume([[1, 2], [2, 1]], [3, 3]) == pytest.approx(3.0, abs=1e-15)
+    assert rescue.pareto_filter(np.array([[1, 2], [2, 1], [3, 3]])) == [0, 1]
+    assert math.isclose(rescue.hypervolume([], [1, 1]), 0.0)
