@@ -12,8 +12,9 @@ double lingam_entropy(const Eigen::VectorXd& u) {
   constexpr double k1 = 79.047, k2 = 7.4129, gamma = 0.37457;
   const double n = static_cast<double>(u.size());
   const Eigen::ArrayXd a = u.array().abs();
-  // log cosh(u) = |u| + log1p(exp(-2|u|)) - log 2, stable for large |u|.
-  const double logcosh = (a + (-2.0 * a).exp().log1p() - std::log(2.0)).sum() / n;
+  // log cosh(u) = |u| + log(1 + exp(-2|u|)) - log 2, stable for large |u|
+  // (log rather than log1p: Eigen vectorizes it, and the term is a mean).
+  const double logcosh = (a + (1.0 + (-2.0 * a).exp()).log() - std::log(2.0)).sum() / n;
   const double gauss = (u.array() * (-0.5 * u.array().square()).exp()).sum() / n;
   return (1.0 + std::log(2.0 * M_PI)) / 2.0 - k1 * (logcosh - gamma) * (logcosh - gamma) - k2 * gauss * gauss;
 }
@@ -71,14 +72,19 @@ LingamResult discover_lingam(const DataTable& table, const StructuralConstraints
         xs[static_cast<std::size_t>(j)] = standardized(R.col(j));
         h[static_cast<std::size_t>(j)] = lingam_entropy(xs[static_cast<std::size_t>(j)]);
       }
-      // Entropy of the standardized residual of a regressed on b.
-      auto hres = [&](int a, int b) {
+      // Entropy of the standardized residual of a regressed on b, each pair once per step.
+      Eigen::MatrixXd memo = Eigen::MatrixXd::Constant(p, p, std::numeric_limits<double>::infinity());
+      auto hres_raw = [&](int a, int b) {
         const auto& xa = xs[static_cast<std::size_t>(a)];
         const auto& xb = xs[static_cast<std::size_t>(b)];
         const double rho = xa.dot(xb) / static_cast<double>(n);
         const double v = 1.0 - rho * rho;
         if (!(v > 1e-12)) return std::numeric_limits<double>::quiet_NaN();
         return lingam_entropy((xa - rho * xb) / std::sqrt(v));
+      };
+      auto hres = [&](int a, int b) {
+        if (std::isinf(memo(a, b))) memo(a, b) = hres_raw(a, b);
+        return memo(a, b);
       };
       double best = -std::numeric_limits<double>::infinity();
       for (int i : cand) {

@@ -40,6 +40,27 @@ Graph Graph::dag_from_edges(std::vector<Variable> variables, const std::vector<N
   return g;
 }
 
+std::vector<NamedEdge> Graph::edges_from_json(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    fail(Status::InvalidArgument, std::string("graph JSON: cannot parse: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("edges") || !j["edges"].is_array())
+    fail(Status::InvalidArgument, "graph JSON: expected an object with an \"edges\" array");
+  std::vector<NamedEdge> edges;
+  for (const auto& e : j["edges"]) {
+    if (!e.is_object() || !e.contains("from") || !e.contains("to") || !e["from"].is_string() || !e["to"].is_string())
+      fail(Status::InvalidArgument, "graph JSON: every edge needs string \"from\" and \"to\"");
+    if (e.contains("directed") && !(e["directed"].is_boolean() && e["directed"].get<bool>()))
+      fail(Status::InvalidArgument, "graph JSON: edge " + e["from"].get<std::string>() + " -- " +
+                                        e["to"].get<std::string>() + " is not directed; a DAG is required");
+    edges.push_back({e["from"].get<std::string>(), e["to"].get<std::string>()});
+  }
+  return edges;
+}
+
 void Graph::add_directed(int from, int to) {
   check_node(from);
   check_node(to);

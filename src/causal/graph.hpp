@@ -21,6 +21,12 @@ class Graph {
   /// variable, Status::InvalidArgument for a duplicate, self-loop or a directed cycle.
   static Graph dag_from_edges(std::vector<Variable> variables, const std::vector<NamedEdge>& edges);
 
+  /// Reads the edges of a graph written by to_json() (or any JSON object with an
+  /// "edges" array of {"from", "to"} objects; "directed" must be absent or true),
+  /// so a user DAG can be given as JSON. Throws Status::InvalidArgument for
+  /// malformed text.
+  static std::vector<NamedEdge> edges_from_json(const std::string& text);
+
   int num_nodes() const { return static_cast<int>(variables_.size()); }
   const std::vector<Variable>& variables() const { return variables_; }
 

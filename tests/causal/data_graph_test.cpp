@@ -151,3 +151,15 @@ TEST(Graph, StructuralHammingDistance) {
   EXPECT_EQ(structural_hamming_distance(a, b), 4);
   EXPECT_EQ(structural_hamming_distance(b, a), 4);
 }
+
+TEST(Graph, JsonRoundTripAndBadJson) {
+  const auto vars = five_vars();
+  const Graph g = Graph::dag_from_edges(vars, {{"x0", "z"}, {"z", "y"}, {"s", "y"}, {"y", "h"}});
+  const Graph back = Graph::dag_from_edges(vars, Graph::edges_from_json(g.to_json()));
+  EXPECT_TRUE(back == g);
+  EXPECT_EQ(status_of([] { Graph::edges_from_json("{not json"); }), Status::InvalidArgument);
+  EXPECT_EQ(status_of([] { Graph::edges_from_json("{\"edges\": 3}"); }), Status::InvalidArgument);
+  EXPECT_EQ(status_of([] { Graph::edges_from_json("{\"edges\": [{\"from\": \"a\"}]}"); }), Status::InvalidArgument);
+  EXPECT_EQ(status_of([] { Graph::edges_from_json("{\"edges\": [{\"from\": \"a\", \"to\": \"b\", \"directed\": false}]}"); }),
+            Status::InvalidArgument);
+}
