@@ -1,6 +1,7 @@
 #include "causal/causal_performance_model.hpp"
 
 #include "causal/direct_lingam.hpp"
+#include "causal/input_edge_repair.hpp"
 #include "causal/pc_algorithm.hpp"
 #include "causal/pdag_to_dag.hpp"
 #include "util/error.hpp"
@@ -46,6 +47,16 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
     cpm.learned = discover_lingam(table, constraints).dag;
     cpm.dag = cpm.learned;
     cpm.source = "lingam";
+  }
+  if (cpm.source == "pc" || cpm.source == "lingam") {
+    if (options.repair_input_edges) {
+      InputRepairOptions repair;
+      repair.equations = options.scm.equations;
+      repair.min_gain = options.repair_min_gain;
+      Rng rng(options.seed ^ 0x5eedu);
+      cpm.repaired_edges = repair_input_edges(table, constraints, &cpm.dag, repair, rng);
+      constraints.check(cpm.dag);
+    }
   }
   ScmOptions scm = options.scm;
   scm.seed = options.seed;

@@ -26,13 +26,19 @@ struct CpmOptions {
   std::vector<NamedEdge> required;
   std::vector<NamedEdge> forbidden;
   ScmOptions scm;  // its seed is replaced by `seed`
+  /// After discovery, add input -> output edges that the local Markov condition
+  /// needs under a nonparametric check (see input_edge_repair.hpp). Not applied
+  /// to a user DAG.
+  bool repair_input_edges = true;
+  double repair_min_gain = 0.05;
 };
 
 struct CausalPerformanceModel {
   /// What discovery produced: PC's PDAG, DirectLiNGAM's weighted DAG, the user
   /// DAG, or the prior graph used when the data are too few for discovery.
   Graph learned;
-  Graph dag;  // the DAG the structural equations are fit on
+  Graph dag;  // the DAG the structural equations are fit on (after any repair)
+  int repaired_edges = 0;  // input -> output edges added by the repair
   CausalModel model;
   /// "pc", "lingam", "user" or "prior" (too few rows for discovery: every option
   /// and the fidelity point to every indicator, objective and constraint).
