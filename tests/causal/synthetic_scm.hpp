@@ -27,6 +27,7 @@ struct ScmSpec {
   NoiseKind noise = NoiseKind::Gaussian;
   FormKind form = FormKind::Linear;
   double noise_sd = 0.5;
+  double nonlinear_amplitude = 1.5;  // link u + a sin(1.5 u) for FormKind::NonlinearAdditive
 };
 
 class SyntheticScm {
@@ -74,7 +75,7 @@ class SyntheticScm {
   int size() const { return static_cast<int>(vars_.size()); }
   int num_inputs() const { return spec_.options + (spec_.fidelity ? 1 : 0); }
 
-  double link(double u) const { return spec_.form == FormKind::Linear ? u : u + 1.5 * std::sin(1.5 * u); }
+  double link(double u) const { return spec_.form == FormKind::Linear ? u : u + spec_.nonlinear_amplitude * std::sin(1.5 * u); }
 
   double noise(Rng& rng) const {
     if (spec_.noise == NoiseKind::Gaussian) return spec_.noise_sd * rng.normal();
