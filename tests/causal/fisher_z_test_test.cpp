@@ -95,7 +95,7 @@ TEST(FisherZ, SingularSubMatrices) {
   ASSERT_TRUE(one.informative);
   EXPECT_NEAR(one.partial_correlation, two.partial_correlation, 1e-8);
   EXPECT_NEAR(one.p_value, two.p_value, 1e-8);
-  // Y3 is a deterministic function of Y0 and Y2 only up to the added 0.5 Y0: still exact.
+  // Y3 = 2.5 Y0 - Y2 exactly: given {Y0, Y2} the test is uninformative.
   const auto det = ci.test(3, 1, {0, 2});
   EXPECT_FALSE(det.informative);
   // A constant column is independent of everything.
