@@ -46,11 +46,15 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
   // Row-major copies so that each point is contiguous.
   const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> A = X1, B = X2;
   Eigen::MatrixXd K(X1.rows(), X2.rows());
+  // The Gram matrix of one set is symmetric: compute one triangle, mirror it.
+  const bool same = &X1 == &X2;
   for (Eigen::Index j = 0; j < B.rows(); ++j) {
-    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+    if (same) K(j, j) = 1.0;
+    for (Eigen::Index i = same ? j + 1 : 0; i < A.rows(); ++i) {
       double in_sq, fid_sq;
       scaled_sq(A.row(i).data(), B.row(j).data(), inv_ls.data(), d, in_sq, fid_sq);
       K(i, j) = input_part(in_sq, type) * std::exp(-0.5 * fid_sq);
+      if (same) K(j, i) = K(i, j);
     }
   }
   return K;
@@ -90,7 +94,7 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
         kin = (1.0 + kSqrt5 * r + (5.0 / 3.0) * in_sq) * e;
         cin = (5.0 / 3.0) * (1.0 + kSqrt5 * r) * e;
       }
-      const double w = G(i, j) + G(j, i);  // 0.5 * (G_ij + G_ji) counted twice
+      const double w = 2.0 * G(i, j);  // the pair (i, j) and its mirror (j, i)
       const double win = 0.5 * w * cin * kfid;
       for (int q = 0; q < d; ++q) grad[q] += win * t2[q];
       grad[d] += 0.5 * w * kin * kfid * t2[d];

@@ -13,7 +13,8 @@ enum class InputKernel { Rbf, Matern52 };
 Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::MatrixXd& X2,
                                       const Eigen::VectorXd& log_lengthscale, InputKernel type);
 
-/// Gradient with respect to log_lengthscale of 0.5 * sum_ij G_ij k(X_i, X_j), G symmetric.
+/// Gradient with respect to log_lengthscale of 0.5 * sum_ij G_ij k(X_i, X_j) for a
+/// symmetric G of which only the strictly lower triangle is read.
 /// This is how the log marginal likelihood depends on the lengthscales once
 /// G = sum over output pairs of (alpha alpha^T - K^-1) times K_obj has been formed.
 Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,

@@ -251,7 +251,10 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
       const Eigen::VectorXd c = Dinv * F.lambda();
       const Eigen::VectorXd e = Dinv.transpose() * F.s();
       const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
-      G = am * B * am.transpose() - F.V() * c.asDiagonal() * F.V().transpose();
+      // Only the lower triangle of G is read: one symmetric rank-n update.
+      G = am * B * am.transpose();
+      const Eigen::MatrixXd Vc = F.V() * c.cwiseSqrt().asDiagonal();
+      G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
       S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
       nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
     } else {
