@@ -10,13 +10,35 @@ namespace rescue::causal {
 
 namespace {
 
-double cv_error(const DataTable& table, int v, const std::vector<int>& parents, const EquationOptions& eq, Rng rng) {
+Eigen::MatrixXd parent_matrix(const DataTable& table, const std::vector<int>& parents) {
   Eigen::MatrixXd P(table.rows(), static_cast<Eigen::Index>(parents.size()));
   for (std::size_t c = 0; c < parents.size(); ++c) P.col(static_cast<Eigen::Index>(c)) = table.data().col(parents[c]);
-  const StructuralEquation fit = StructuralEquation::fit(P, table.data().col(v), eq, rng);
-  if (parents.empty()) return fit.noise_variance();
+  return P;
+}
+
+double cv_error(const StructuralEquation& fit, bool has_parents) {
+  if (!has_parents) return fit.noise_variance();
   const double lin = fit.cv_mse_linear(), nl = fit.cv_mse_nonlinear();
   return std::isnan(nl) ? lin : std::min(lin, nl);
+}
+
+// Share of the residual's variance explained by x, x^2 and x * fitted.
+double screen_score(const Eigen::VectorXd& r, const Eigen::VectorXd& x, const Eigen::VectorXd& fitted) {
+  const Eigen::Index n = r.size();
+  Eigen::MatrixXd A(n, 4);
+  const Eigen::ArrayXd xc = x.array() - x.mean();
+  const Eigen::ArrayXd fc = fitted.array() - fitted.mean();
+  A.col(0).setOnes();
+  A.col(1) = xc.matrix();
+  A.col(2) = (xc.square() - xc.square().mean()).matrix();
+  A.col(3) = (xc * fc).matrix();
+  for (Eigen::Index c = 1; c < 4; ++c) {
+    const double norm = A.col(c).norm();
+    if (norm > 0.0) A.col(c) /= norm;
+  }
+  const Eigen::VectorXd b = A.colPivHouseholderQr().solve(r);
+  const double total = (r.array() - r.mean()).square().sum();
+  return total > 0.0 ? 1.0 - (r - A * b).squaredNorm() / total : 0.0;
 }
 
 }  // namespace
@@ -33,17 +55,29 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
   int added = 0;
   for (int v : outputs) {
     const Rng base = rng.split();  // the same folds for every comparison at v
+    const Eigen::VectorXd y = table.data().col(v);
     std::vector<int> parents = dag->parents(v);
-    double current = cv_error(table, v, parents, eq, base);
     while (true) {
+      Rng fit_rng = base;
+      const Eigen::MatrixXd P = parent_matrix(table, parents);
+      const StructuralEquation fit = StructuralEquation::fit(P, y, eq, fit_rng);
+      const double current = cv_error(fit, !parents.empty());
+      const Eigen::VectorXd fitted = fit.predict(P);
+      const Eigen::VectorXd r = y - fitted;
+      std::vector<std::pair<double, int>> ranked;
+      for (int i : inputs)
+        if (!dag->adjacent(i, v) && constraints.allowed(i, v))
+          ranked.emplace_back(-screen_score(r, table.data().col(i), fitted), i);
+      std::sort(ranked.begin(), ranked.end());
+      if (static_cast<int>(ranked.size()) > options.screen) ranked.resize(static_cast<std::size_t>(std::max(options.screen, 1)));
       int best_input = -1;
       double best = current;
-      for (int i : inputs) {
-        if (dag->adjacent(i, v) || !constraints.allowed(i, v)) continue;
+      for (const auto& [score, i] : ranked) {
         std::vector<int> trial = parents;
         trial.push_back(i);
         std::sort(trial.begin(), trial.end());
-        const double e = cv_error(table, v, trial, eq, base);
+        Rng trial_rng = base;
+        const double e = cv_error(StructuralEquation::fit(parent_matrix(table, trial), y, eq, trial_rng), true);
         if (e < best) {
           best = e;
           best_input = i;
@@ -52,7 +86,6 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
       if (best_input < 0 || !(best < (1.0 - options.min_gain) * current)) break;
       dag->add_directed(best_input, v);
       parents = dag->parents(v);
-      current = best;
       ++added;
     }
   }

@@ -6,7 +6,10 @@
 // near zero (the healthcare model), which would bias E[Y | do(x), s]. Here the
 // condition is checked with a nonparametric test: an input joins Pa(Y) when the
 // cross-validated error of the structural equation (linear or random features,
-// whichever is better) drops by more than `min_gain`. Greedy forward selection.
+// whichever is better) drops by more than `min_gain`. Greedy forward selection;
+// to keep refits cheap with many options, each round first screens the missing
+// inputs by how much of the current residual r they explain (R^2 of r on x_i,
+// x_i^2 and x_i * fitted) and cross-validates only the best `screen` of them.
 #pragma once
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"
@@ -19,6 +22,7 @@ namespace rescue::causal {
 struct InputRepairOptions {
   EquationOptions equations;
   double min_gain = 0.05;  // relative drop of cross-validated error needed to add an edge
+  int screen = 3;          // candidates cross-validated per round
 };
 
 /// Adds allowed input -> output edges to the DAG where the local Markov

@@ -110,6 +110,28 @@ void BM_LearnCpmHealthcare(benchmark::State& state) {
 }
 BENCHMARK(BM_LearnCpmHealthcare)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// A full refit with many options: 25 options, a fidelity, 4 indicators, 2
+// objectives and 2 constraint metrics (the size of the robot-navigation
+// stand-in), nonlinear additive equations, 1,000 rows.
+void BM_LearnCpm25Options(benchmark::State& state) {
+  Rng rng(6);
+  ScmSpec spec;
+  spec.options = 25;
+  spec.fidelity = true;
+  spec.indicators = 4;
+  spec.objectives = 2;
+  spec.constraints = 2;
+  spec.edge_probability = 0.1;
+  spec.form = FormKind::NonlinearAdditive;
+  spec.nonlinear_amplitude = 0.5;
+  const SyntheticScm scm(spec, rng);
+  const DataTable t(scm.variables(), scm.sample(1000, rng));
+  CpmOptions opt;
+  opt.method = state.range(0) == 0 ? DiscoveryMethod::PC : DiscoveryMethod::DirectLiNGAM;
+  for (auto _ : state) benchmark::DoNotOptimize(learn_cpm(t, opt).dag.num_edges());
+}
+BENCHMARK(BM_LearnCpm25Options)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
