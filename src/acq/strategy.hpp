@@ -12,6 +12,7 @@
 
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
+#include "acq/surrogate.hpp"
 #include "util/rng.hpp"
 
 namespace rescue::acq {
@@ -55,9 +56,12 @@ class Strategy {
   /// A model-based recommendation; nullopt lets the engine fall back to the
   /// non-dominated feasible observations at the target fidelity.
   virtual std::optional<ParetoSet> recommend(const EngineView& view, Rng& rng) { return std::nullopt; }
+  /// The strategy's own model, if it has one; the engine's recommender then
+  /// shares it instead of fitting a second one to the same data.
+  virtual Surrogate* model() { return nullptr; }
   /// State beyond the data (e.g. a warm start); restored before the next call.
   virtual nlohmann::json save_state() const { return nlohmann::json::object(); }
-  virtual void load_state(const nlohmann::json& state) {}
+  virtual void load_state(const nlohmann::json& state, const std::vector<Observation>& observations) {}
 };
 
 /// Builds a strategy by name (one of strategy_names()); throws UnknownName otherwise.

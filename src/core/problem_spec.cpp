@@ -22,7 +22,7 @@ void require_finite(double v, const std::string& what) {
 
 const std::vector<std::string>& strategy_names() {
   // The engine's strategy factory builds exactly these (checked by a test).
-  static const std::vector<std::string> names = {"random", "cost-aware-random"};
+  static const std::vector<std::string> names = {"random", "cost-aware-random", "hvkg", "ehvi", "momf"};
   return names;
 }
 

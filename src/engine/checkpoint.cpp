@@ -232,7 +232,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
   if (spent < 0.0) corrupt("spent is negative");
   opt->spent_ = spent;
   if (!opt->rng_.from_string(text(field(doc, "rng"), "rng"))) corrupt("random generator state is malformed");
-  opt->strategy_->load_state(field(doc, "strategy_state"));
+  opt->strategy_->load_state(field(doc, "strategy_state"), opt->observations_);
   return opt;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/sampling.hpp"
 #include "acq/pareto_observed.hpp"
+#include "acq/recommender.hpp"
 
 namespace rescue::engine {
 namespace {
@@ -192,9 +193,29 @@ void Optimizer::fail_ticket(std::int64_t ticket) {
 }
 
 ParetoSet Optimizer::pareto() {
-  Rng rng = rng_;  // a recommendation never advances the suggestion stream
-  if (auto rec = strategy_->recommend(view(budget_left()), rng)) return *rec;
-  return acq::pareto_of_observations(spec_, observations_);
+  if (recommendation_ && recommendation_count_ == observations_.size()) return *recommendation_;
+  // The recommendation depends on the data and the seed only, never on the
+  // suggestion stream or on how often it was asked for: it never changes a
+  // model's warm-start history. A model-based strategy's model is used as it
+  // is when current, else a copy of it is refit (warm, as the strategy itself
+  // would); model-free strategies get a fresh fit.
+  Rng rng(spec_.seed() ^ (0xD1B54A32D192ED03ULL * (observations_.size() + 1)));
+  std::optional<ParetoSet> rec = strategy_->recommend(view(budget_left()), rng);
+  if (!rec) {
+    const acq::Surrogate* own = strategy_->model();
+    acq::Surrogate model = own ? *own : acq::Surrogate(spec_);
+    bool ready = false;
+    try {
+      ready = model.refresh(observations_, spec_.seed());
+    } catch (const Error& e) {
+      if (e.status() != Status::Numerical) throw;  // an unfittable model falls back to observations
+    }
+    if (ready) rec = acq::recommend_from_model(spec_, model, observations_, rng);
+  }
+  if (!rec) rec = acq::pareto_of_observations(spec_, observations_);
+  recommendation_ = rec;
+  recommendation_count_ = observations_.size();
+  return *rec;
 }
 
 void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {

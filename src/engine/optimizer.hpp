@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
 #include "acq/strategy.hpp"
+#include "acq/surrogate.hpp"
 #include "util/rng.hpp"
 
 namespace rescue::engine {
@@ -49,6 +51,9 @@ class Optimizer {
   double spent() const { return spent_; }
   double pending_cost() const;
   bool done() const;
+  /// The recommended Pareto set at the target fidelity: NSGA-II on the model's
+  /// posterior mean (acq/recommender.hpp) once a model can be fitted, before
+  /// that the non-dominated feasible observations at the target fidelity.
   ParetoSet pareto();
 
   void add_observational(const std::vector<std::vector<double>>& rows);
@@ -75,6 +80,8 @@ class Optimizer {
 
   ProblemSpec spec_;
   std::unique_ptr<Strategy> strategy_;
+  std::optional<ParetoSet> recommendation_;  // cached until the observations change
+  std::size_t recommendation_count_ = 0;
   Rng rng_;
   std::vector<Observation> observations_;
   std::vector<PendingTicket> pending_;

@@ -1,0 +1,116 @@
+#include "acq/hvkg.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "acq/candidate_search.hpp"
+#include "acq/recommender.hpp"
+#include "moo/hv_greedy.hpp"
+#include "util/sobol.hpp"
+
+namespace rescue::acq {
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+SearchOptions search_options(const ProblemSpec& spec, double max_cost) {
+  SearchOptions o;
+  o.starts = std::max(1, static_cast<int>(spec.param("acq.starts", 128)));
+  o.refine = std::max(0, static_cast<int>(spec.param("acq.refine", 3)));
+  o.refine_evals = std::max(1, static_cast<int>(spec.param("acq.refine_evals", 40)));
+  o.max_cost = max_cost;
+  return o;
+}
+
+Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
+                           int n_sobol, int perturbations, Rng& rng) {
+  const int d = spec.dim();
+  std::vector<std::vector<double>> rows;
+  Sobol sobol(d, true, rng);
+  for (int i = 0; i < n_sobol; ++i) rows.push_back(sobol.next());
+  RecommenderOptions ro;
+  ro.population = 32;
+  ro.generations = 25;
+  if (auto rec = recommend_from_model(spec, model, observations, rng, ro)) {
+    std::vector<double> u(d);
+    for (const auto& x : rec->x) {
+      spec.to_unit(x.data(), u.data());
+      rows.push_back(u);
+      for (int p = 0; p < perturbations; ++p) {
+        std::vector<double> v = u;
+        for (double& t : v) t = std::min(1.0, std::max(0.0, t + 0.05 * rng.normal()));
+        rows.push_back(v);
+      }
+    }
+  }
+  Eigen::MatrixXd pool(static_cast<Eigen::Index>(rows.size()), d);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    snap_unit(spec, rows[i].data());
+    for (int j = 0; j < d; ++j) pool(static_cast<Eigen::Index>(i), j) = rows[i][j];
+  }
+  return pool;
+}
+
+std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
+  const ProblemSpec& spec = view.spec;
+  const int d = spec.dim(), M = spec.num_objectives();
+  const int K = std::max(1, static_cast<int>(spec.param("kg.fantasies", 8)));
+  const std::size_t P = static_cast<std::size_t>(std::max(1.0, spec.param("kg.set_size", 10)));
+  const int n_pool = std::max(8, static_cast<int>(spec.param("kg.pool", 256)));
+  const double threshold = spec.param("feasibility.threshold", 0.5);
+  const std::vector<double> ref = reference_point_min(spec, view.observations);
+  const gp::MultiFidelityGp& gp = model_.gp();
+
+  // Pool at the target fidelity, restricted to predicted-feasible configurations.
+  const Eigen::MatrixXd pool_all = inner_pool(spec, model_, view.observations, n_pool, 2, rng);
+  const Eigen::MatrixXd z_all = with_fidelity(pool_all, model_.target_unit());
+  Eigen::MatrixXd mean, var;
+  model_.predict(z_all, &mean, &var);
+  std::vector<Eigen::Index> keep;
+  if (spec.num_constraints() > 0) {
+    const Eigen::VectorXd pof = model_.probability_feasible(mean, var);
+    for (Eigen::Index i = 0; i < pof.size(); ++i)
+      if (pof[i] >= threshold) keep.push_back(i);
+    if (keep.empty()) return std::nullopt;  // nothing predicted feasible yet: explore cost-aware
+  } else {
+    for (Eigen::Index i = 0; i < pool_all.rows(); ++i) keep.push_back(i);
+  }
+  Eigen::MatrixXd z(static_cast<Eigen::Index>(keep.size()), d + 1);
+  RowMatrix current(static_cast<Eigen::Index>(keep.size()), M);
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    z.row(static_cast<Eigen::Index>(i)) = z_all.row(keep[i]);
+    current.row(static_cast<Eigen::Index>(i)) = mean.row(keep[i]).leftCols(M);
+  }
+  const double nu_star =
+      moo::greedy_hv_selection(current.data(), keep.size(), M, ref.data(), P).hypervolume;
+
+  const gp::PreparedPool prepared = gp.prepare_pool(z);
+  const Eigen::MatrixXd base = gp.draw_base_samples(K, rng);
+  std::vector<double> x(d);
+  Eigen::VectorXd cand(d + 1);
+  RowMatrix objs;
+  auto value = [&](const double* u, double s) {
+    spec.from_unit(u, x.data());
+    for (int j = 0; j < d; ++j) cand[j] = u[j];
+    cand[d] = spec.fidelity().unit(s);
+    const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
+    double total = 0.0;
+    for (const Eigen::MatrixXd& f : fantasies) {
+      objs = f.leftCols(M);
+      total += moo::greedy_hv_selection(objs.data(), keep.size(), M, ref.data(), P).hypervolume;
+    }
+    return (total / K - nu_star) / spec.cost(x.data(), s);
+  };
+  // The recommended points (every third row after the Sobol part: a point and
+  // its two perturbations) also start the outer search.
+  std::vector<std::vector<double>> extra;
+  for (Eigen::Index i = n_pool; i < pool_all.rows(); i += 3) {
+    std::vector<double> u(d);
+    for (int j = 0; j < d; ++j) u[j] = pool_all(i, j);
+    extra.push_back(u);
+  }
+  const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
+  if (best.u.empty()) return std::nullopt;
+  return Suggestion{to_user(best.u), best.s};
+}
+
+}  // namespace rescue::acq

@@ -1,0 +1,44 @@
+// Multi-fidelity hypervolume knowledge gradient (Daulton et al., ICML 2023;
+// the paper's C-HVKG without its causal term, Section "Causal Hypervolume
+// Knowledge-Gradient"): for a candidate (x, s), the expected best hypervolume
+// at the target fidelity of at most P configurations chosen from the fantasy-
+// updated posterior mean, minus its current value, divided by cost(x, s).
+//
+// - Inner maximization: greedy hypervolume selection over a pool of target-
+//   fidelity configurations: Sobol points, the current recommendation and
+//   local perturbations of it. With constraints, the pool is restricted to
+//   configurations predicted feasible (probability >= feasibility.threshold,
+//   default 0.5), so the chosen sets are the feasible Pareto sets the
+//   recommendation will return.
+// - Outer maximization: candidate_search (Sobol starts, local refinement;
+//   discrete fidelities enumerated).
+// - K fantasies with fixed base samples (common random numbers), drawn once per
+//   suggestion, so the estimate is a deterministic function of (x, s).
+// Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
+// kg.pool (256), acq.starts (128), acq.refine (3), acq.refine_evals (40),
+// feasibility.threshold (0.5).
+#pragma once
+#include "acq/candidate_search.hpp"
+#include "acq/model_strategy.hpp"
+
+namespace rescue::acq {
+
+class Hvkg : public ModelStrategy {
+ public:
+  explicit Hvkg(const ProblemSpec& spec) : ModelStrategy(spec) {}
+  std::string name() const override { return "hvkg"; }
+
+ protected:
+  std::optional<Suggestion> propose(const EngineView& view, Rng& rng) override;
+};
+
+/// Pool of unit configurations for inner maximizations: n Sobol points, the
+/// model's current recommendation, and `perturbations` Gaussian moves (sd 0.05)
+/// of each recommended point; integers snapped. Row-major, d columns.
+Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
+                           int n_sobol, int perturbations, Rng& rng);
+
+/// Search options read from the problem's parameters.
+SearchOptions search_options(const ProblemSpec& spec, double max_cost);
+
+}  // namespace rescue::acq

@@ -1,0 +1,92 @@
+#include "acq/recommender.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "moo/hv_greedy.hpp"
+#include "moo/nsga2.hpp"
+#include "moo/pareto.hpp"
+
+namespace rescue::acq {
+
+std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Surrogate& model,
+                                              const std::vector<Observation>& observations, Rng& rng,
+                                              const RecommenderOptions& options) {
+  if (!model.ready()) return std::nullopt;
+  const int d = spec.dim(), M = spec.num_objectives();
+  const double s_unit = model.target_unit();
+
+  moo::Nsga2Problem problem;
+  problem.n_var = d;
+  problem.n_obj = M;
+  problem.lower.assign(d, 0.0);
+  problem.upper.assign(d, 1.0);
+  // Integer options are searched on the snapped values so that the model is
+  // evaluated where a configuration could really be.
+  std::vector<double> snapped(d), unit(d);
+  Eigen::MatrixXd z(1, d + 1);
+  problem.evaluate = [&](const double* u, double* f, double* violation) {
+    spec.from_unit(u, snapped.data());
+    spec.to_unit(snapped.data(), unit.data());
+    for (int j = 0; j < d; ++j) z(0, j) = unit[j];
+    z(0, d) = s_unit;
+    Eigen::MatrixXd mean;
+    model.predict(z, &mean, nullptr);
+    for (int m = 0; m < M; ++m) f[m] = mean(0, m);
+    *violation = model.mean_violation(mean.row(0));
+  };
+
+  // Seeds: every successfully observed configuration, in unit coordinates.
+  std::vector<double> seeds;
+  for (const auto& o : observations) {
+    if (o.failed) continue;
+    spec.to_unit(o.x.data(), unit.data());
+    seeds.insert(seeds.end(), unit.begin(), unit.end());
+  }
+  const std::size_t n_seeds = std::min<std::size_t>(seeds.size() / std::max(d, 1), options.population);
+  moo::Nsga2Options nopt;
+  nopt.population = options.population;
+  nopt.generations = options.generations;
+  const moo::Nsga2Result res = moo::nsga2(problem, nopt, rng, seeds.data(), n_seeds);
+
+  // Keep the feasible members of the first front, one per distinct configuration.
+  std::vector<std::vector<double>> xs;
+  std::vector<double> fs;
+  for (std::size_t i : res.first_front) {
+    if (res.violation[i] > 0.0) continue;
+    std::vector<double> x(d);
+    spec.from_unit(&res.x[i * d], x.data());
+    if (std::find(xs.begin(), xs.end(), x) != xs.end()) continue;
+    xs.push_back(std::move(x));
+    fs.insert(fs.end(), &res.f[i * M], &res.f[i * M] + M);
+  }
+  ParetoSet out;
+  if (xs.empty()) return out;
+  std::vector<std::size_t> keep = moo::nondominated_indices(fs.data(), xs.size(), M, nullptr, false);
+  if (static_cast<int>(keep.size()) > options.max_points) {
+    // Thin to the most hypervolume-preserving subset (reference: 10% beyond the set's nadir).
+    std::vector<double> sub;
+    for (std::size_t i : keep) sub.insert(sub.end(), &fs[i * M], &fs[i * M] + M);
+    std::vector<double> ref(M, -HUGE_VAL), ideal(M, HUGE_VAL);
+    for (std::size_t k = 0; k < keep.size(); ++k)
+      for (int m = 0; m < M; ++m) {
+        ref[m] = std::max(ref[m], sub[k * M + m]);
+        ideal[m] = std::min(ideal[m], sub[k * M + m]);
+      }
+    for (int m = 0; m < M; ++m) ref[m] += 0.1 * std::max(ref[m] - ideal[m], 1e-12);
+    const auto g = moo::greedy_hv_selection(sub.data(), keep.size(), M, ref.data(), options.max_points);
+    std::vector<std::size_t> thinned;
+    for (std::size_t k : g.indices) thinned.push_back(keep[k]);
+    std::sort(thinned.begin(), thinned.end());
+    keep = thinned;
+  }
+  for (std::size_t i : keep) {
+    out.x.push_back(xs[i]);
+    std::vector<double> y(M);
+    for (int m = 0; m < M; ++m) y[m] = spec.to_min(m, fs[i * M + m]);  // back to the user's sense
+    out.y.push_back(std::move(y));
+  }
+  return out;
+}
+
+}  // namespace rescue::acq

@@ -1,0 +1,28 @@
+// The recommendation at the target fidelity (paper, Algorithm 1, last line):
+// NSGA-II on the GP posterior mean at the target fidelity, restricted to
+// configurations predicted feasible (probability of feasibility >= 0.5, i.e.
+// the posterior mean satisfies every constraint), then Pareto-filtered. The
+// same recommender serves every strategy, so that strategies differ only in
+// what they choose to evaluate (the experiment protocol).
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "acq/strategy.hpp"
+#include "acq/surrogate.hpp"
+
+namespace rescue::acq {
+
+struct RecommenderOptions {
+  int population = 64;
+  int generations = 60;
+  int max_points = 50;  // the recommended set is thinned to this many by greedy hypervolume
+};
+
+/// NSGA-II over the posterior mean; seeded with the observed configurations.
+/// Returns nullopt when the model is not ready.
+std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Surrogate& model,
+                                              const std::vector<Observation>& observations, Rng& rng,
+                                              const RecommenderOptions& options = {});
+
+}  // namespace rescue::acq

@@ -1,0 +1,152 @@
+#include "acq/surrogate.hpp"
+
+#include <cmath>
+
+#include "moo/pareto.hpp"
+
+namespace rescue::acq {
+
+TrainingSet training_set(const ProblemSpec& spec, const std::vector<Observation>& observations) {
+  const int d = spec.dim(), M = spec.num_objectives(), Q = spec.num_constraints();
+  std::size_t n = 0;
+  for (const auto& o : observations) n += o.failed ? 0 : 1;
+  TrainingSet t;
+  t.X.resize(static_cast<Eigen::Index>(n), d + 1);
+  t.Y.resize(static_cast<Eigen::Index>(n), M + Q);
+  Eigen::Index r = 0;
+  std::vector<double> u(d);
+  for (const auto& o : observations) {
+    if (o.failed) continue;
+    spec.to_unit(o.x.data(), u.data());
+    for (int j = 0; j < d; ++j) t.X(r, j) = u[j];
+    t.X(r, d) = spec.fidelity().unit(o.s);
+    for (int m = 0; m < M; ++m) t.Y(r, m) = spec.to_min(m, o.y[m]);
+    for (int q = 0; q < Q; ++q) t.Y(r, M + q) = o.g[q];
+    ++r;
+  }
+  return t;
+}
+
+Eigen::MatrixXd with_fidelity(const Eigen::MatrixXd& U, double unit_fidelity) {
+  Eigen::MatrixXd Z(U.rows(), U.cols() + 1);
+  Z.leftCols(U.cols()) = U;
+  Z.col(U.cols()).setConstant(unit_fidelity);
+  return Z;
+}
+
+std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vector<Observation>& observations) {
+  const int M = spec.num_objectives();
+  std::vector<double> ref(M);
+  if (!spec.reference_point().empty()) {
+    for (int m = 0; m < M; ++m) ref[m] = spec.to_min(m, spec.reference_point()[m]);
+    return ref;
+  }
+  std::vector<double> pts;
+  for (const auto& o : observations)
+    if (!o.failed)
+      for (int m = 0; m < M; ++m) pts.push_back(spec.to_min(m, o.y[m]));
+  const std::size_t n = pts.size() / M;
+  if (n == 0) return std::vector<double>(M, 0.0);
+  std::vector<double> nadir(M, -HUGE_VAL), ideal(M, HUGE_VAL);
+  for (std::size_t i : moo::nondominated_indices(pts.data(), n, M))
+    for (int m = 0; m < M; ++m) {
+      nadir[m] = std::max(nadir[m], pts[i * M + m]);
+      ideal[m] = std::min(ideal[m], pts[i * M + m]);
+    }
+  for (int m = 0; m < M; ++m) {
+    const double range = std::max(nadir[m] - ideal[m], 1e-9 * std::max(1.0, std::fabs(nadir[m])));
+    ref[m] = nadir[m] + 0.1 * range;
+  }
+  return ref;
+}
+
+Surrogate::Surrogate(const ProblemSpec& spec)
+    : spec_(&spec),
+      M_(spec.num_objectives()),
+      Q_(spec.num_constraints()),
+      target_unit_(spec.fidelity().unit(spec.fidelity().target)) {}
+
+bool Surrogate::fit(const std::vector<Observation>& observations, Rng& rng) {
+  TrainingSet t = training_set(*spec_, observations);
+  if (t.X.rows() < 2) {
+    ready_ = false;
+    return false;
+  }
+  if (!gp_) gp_.emplace(spec_->dim() + 1, M_ + Q_);
+  gp_->set_data(t.X, t.Y);
+  gp_->fit(rng);
+  ready_ = true;
+  fitted_count_ = observations.size();
+  return true;
+}
+
+bool Surrogate::refresh(const std::vector<Observation>& observations, std::uint64_t seed) {
+  if (ready_ && fitted_count_ == observations.size()) return true;
+  Rng rng(seed * 0x9E3779B97F4A7C15ULL + observations.size());
+  return fit(observations, rng);
+}
+
+void Surrogate::predict(const Eigen::MatrixXd& Z, Eigen::MatrixXd* mean, Eigen::MatrixXd* variance) const {
+  if (!ready_) fail(Status::InvalidState, "the model is not fitted");
+  if (variance) {
+    gp_->posterior_mean_variance(Z, *mean, *variance, false);
+  } else {
+    *mean = gp_->posterior_mean(Z);
+  }
+}
+
+Eigen::VectorXd Surrogate::probability_feasible(const Eigen::MatrixXd& mean, const Eigen::MatrixXd& variance) const {
+  Eigen::VectorXd p = Eigen::VectorXd::Ones(mean.rows());
+  for (int q = 0; q < Q_; ++q) {
+    const ConstraintSpec& c = spec_->constraints()[q];
+    for (Eigen::Index i = 0; i < mean.rows(); ++i) {
+      const double sd = std::sqrt(std::max(variance(i, M_ + q), 1e-300));
+      const double z = (c.threshold - mean(i, M_ + q)) / sd;  // P(g <= threshold)
+      const double below = 0.5 * std::erfc(-z / std::sqrt(2.0));
+      p[i] *= c.sense == ConstraintSense::LessEqual ? below : 1.0 - below;
+    }
+  }
+  return p;
+}
+
+double Surrogate::mean_violation(const Eigen::RowVectorXd& mean) const {
+  double v = 0.0;
+  for (int q = 0; q < Q_; ++q)
+    v += spec_->constraints()[q].violation(mean[M_ + q]) / gp_->output_scale()[M_ + q];
+  return v;
+}
+
+nlohmann::json Surrogate::save() const {
+  if (!gp_ || !ready_) return nullptr;
+  const Eigen::VectorXd theta = gp_->layout().pack(gp_->hyperparameters());
+  return {{"hyperparameters", std::vector<double>(theta.data(), theta.data() + theta.size())},
+          {"observations", fitted_count_}};
+}
+
+void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>& observations) {
+  if (state.is_null()) return;
+  if (!state.is_object() || !state.contains("hyperparameters") || !state.contains("observations") ||
+      !state["hyperparameters"].is_array() || !state["observations"].is_number_unsigned())
+    fail(Status::CorruptCheckpoint, "model state is malformed");
+  std::vector<double> v;
+  for (const auto& e : state["hyperparameters"]) {
+    if (!e.is_number()) fail(Status::CorruptCheckpoint, "model hyperparameters must be numbers");
+    v.push_back(e.get<double>());
+  }
+  const std::size_t count = state["observations"].get<std::size_t>();
+  if (count > observations.size()) fail(Status::CorruptCheckpoint, "model state refers to missing observations");
+  if (!gp_) gp_.emplace(spec_->dim() + 1, M_ + Q_);
+  if (static_cast<int>(v.size()) != gp_->layout().size())
+    fail(Status::CorruptCheckpoint, "model state has the wrong number of hyperparameters");
+  gp::Hyperparameters h = gp_->default_hyperparameters();
+  gp_->layout().unpack(Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size())), h);
+  const std::vector<Observation> used(observations.begin(), observations.begin() + static_cast<std::ptrdiff_t>(count));
+  TrainingSet t = training_set(*spec_, used);
+  if (t.X.rows() < 2) fail(Status::CorruptCheckpoint, "model state refers to too few observations");
+  gp_->set_data(t.X, t.Y);
+  gp_->restore_fit(h);
+  ready_ = true;
+  fitted_count_ = count;
+}
+
+}  // namespace rescue::acq

@@ -1,0 +1,144 @@
+// The surrogate's data conventions, the outer search, and the recommender.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "acq/candidate_search.hpp"
+#include "acq/recommender.hpp"
+#include "acq/surrogate.hpp"
+#include "moo/pareto.hpp"
+
+namespace {
+
+using namespace rescue;
+
+ProblemSpec two_objective_spec(bool constrained) {
+  ProblemSpec p;
+  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  p.add_option("b", 10.0, 20.0, OptionKind::Continuous);
+  p.set_fidelity_range(0.0, 1.0, 1.0);
+  p.add_objective("f1", Sense::Minimize);
+  p.add_objective("f2", Sense::Maximize);
+  if (constrained) p.add_constraint("g", 0.5, ConstraintSense::LessEqual);
+  return p;
+}
+
+// f1 = a, f2 = 1 - a^2 + 0.1 (b - 15)/5 (maximized), g = a + 0.3 (b - 10)/10.
+Observation observe(const ProblemSpec& p, double a, double b, double s) {
+  Observation o;
+  o.x = {a, b};
+  o.s = s;
+  o.y = {a + 0.05 * (1 - s), 1.0 - a * a + 0.1 * (b - 15.0) / 5.0};
+  if (p.num_constraints() > 0) o.g = {a + 0.3 * (b - 10.0) / 10.0};
+  o.cost = 1.0;
+  return o;
+}
+
+TEST(TrainingSet, ObjectivesInMinimizationConventionAndFailuresLeftOut) {
+  const ProblemSpec p = two_objective_spec(true);
+  std::vector<Observation> obs = {observe(p, 0.2, 15.0, 1.0), observe(p, 0.6, 12.0, 0.5)};
+  Observation failed = observe(p, 0.9, 19.0, 0.1);
+  failed.failed = true;
+  obs.insert(obs.begin() + 1, failed);
+  const acq::TrainingSet t = acq::training_set(p, obs);
+  ASSERT_EQ(t.X.rows(), 2);
+  ASSERT_EQ(t.X.cols(), 3);
+  ASSERT_EQ(t.Y.cols(), 3);
+  EXPECT_DOUBLE_EQ(t.X(0, 1), 0.5);                // b = 15 is the middle of [10, 20]
+  EXPECT_DOUBLE_EQ(t.X(1, 2), 0.5);                // fidelity
+  EXPECT_DOUBLE_EQ(t.Y(0, 1), -obs[0].y[1]);       // maximized objective negated
+  EXPECT_DOUBLE_EQ(t.Y(1, 2), obs[2].g[0]);        // constraint metric as given
+}
+
+TEST(ReferencePoint, ProblemsOwnOrInferredFromTheFront) {
+  ProblemSpec p = two_objective_spec(false);
+  std::vector<Observation> obs = {observe(p, 0.0, 15.0, 1.0), observe(p, 1.0, 15.0, 1.0), observe(p, 0.5, 15.0, 1.0),
+                                  observe(p, 0.9, 11.0, 1.0)};
+  obs[0].y = {0.0, 0.0};
+  obs[1].y = {1.0, 1.0};
+  obs[2].y = {0.5, 0.75};
+  obs[3].y = {2.0, -5.0};  // dominated: it must not move the nadir
+  // Front in min convention: (0, 0), (1, -1), (0.5, -0.75): nadir (1, 0), ideal (0, -1).
+  const auto ref = acq::reference_point_min(p, obs);
+  EXPECT_NEAR(ref[0], 1.1, 1e-12);
+  EXPECT_NEAR(ref[1], 0.1, 1e-12);
+  p.set_reference_point({2.0, -3.0});
+  const auto own = acq::reference_point_min(p, obs);
+  EXPECT_EQ(own[0], 2.0);
+  EXPECT_EQ(own[1], 3.0);
+}
+
+TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
+  ProblemSpec p = two_objective_spec(false);
+  Rng rng(5);
+  // Continuous fidelity: the optimum is at u = (0.3, 0.8), s = 0.2.
+  auto f = [](const double* u, double s) {
+    return -(u[0] - 0.3) * (u[0] - 0.3) - (u[1] - 0.8) * (u[1] - 0.8) - (s - 0.2) * (s - 0.2);
+  };
+  acq::SearchOptions o;
+  o.starts = 64;
+  o.refine_evals = 80;
+  acq::SearchResult r = acq::maximize_acquisition(p, f, rng, o);
+  EXPECT_NEAR(r.u[0], 0.3, 0.02);
+  EXPECT_NEAR(r.u[1], 0.8, 0.02);
+  EXPECT_NEAR(r.s, 0.2, 0.02);
+  // A cost ceiling exp(4.8 * 0.1) keeps s <= 0.1.
+  o.max_cost = std::exp(0.48);
+  r = acq::maximize_acquisition(p, f, rng, o);
+  EXPECT_LE(r.s, 0.1 + 1e-12);
+  EXPECT_NEAR(r.s, 0.1, 0.02);
+  // Target only.
+  o.max_cost = HUGE_VAL;
+  o.target_only = true;
+  r = acq::maximize_acquisition(p, f, rng, o);
+  EXPECT_EQ(r.s, 1.0);
+  // Discrete levels are enumerated: the best level is 0.25.
+  p.set_fidelity_levels({0.0, 0.25, 1.0}, 1.0);
+  o.target_only = false;
+  r = acq::maximize_acquisition(p, f, rng, o);
+  EXPECT_EQ(r.s, 0.25);
+  // Integer options only ever see integral values.
+  ProblemSpec q;
+  q.add_option("n", 0.0, 10.0, OptionKind::Integer);
+  q.add_objective("f", Sense::Minimize);
+  bool all_integral = true;
+  auto g = [&](const double* u, double) {
+    double x;
+    q.from_unit(u, &x);
+    all_integral = all_integral && x == std::round(x);
+    return -std::fabs(x - 7.0);
+  };
+  r = acq::maximize_acquisition(q, g, rng, acq::SearchOptions{});
+  EXPECT_TRUE(all_integral);
+  double x;
+  q.from_unit(r.u.data(), &x);
+  EXPECT_EQ(x, 7.0);
+}
+
+TEST(Recommender, ReturnsPredictedFeasibleNonDominatedConfigurations) {
+  const ProblemSpec p = two_objective_spec(true);
+  Rng rng(9);
+  std::vector<Observation> obs;
+  for (int i = 0; i < 40; ++i) obs.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0));
+  acq::Surrogate model(p);
+  ASSERT_TRUE(model.fit(obs, rng));
+  const auto rec = acq::recommend_from_model(p, model, obs, rng);
+  ASSERT_TRUE(rec.has_value());
+  ASSERT_GE(rec->x.size(), 5u);
+  std::vector<double> pts;
+  for (std::size_t i = 0; i < rec->x.size(); ++i) {
+    const double a = rec->x[i][0], b = rec->x[i][1];
+    // The true constraint a + 0.3 (b - 10) / 10 <= 0.5, learned by the model: small slack.
+    EXPECT_LE(a + 0.3 * (b - 10.0) / 10.0, 0.5 + 0.03) << a << " " << b;
+    pts.push_back(rec->y[i][0]);
+    pts.push_back(-rec->y[i][1]);
+  }
+  // The set is mutually non-dominated in its predicted values.
+  EXPECT_EQ(moo::nondominated_indices(pts.data(), rec->x.size(), 2).size(), rec->x.size());
+  // Too little data: no model.
+  acq::Surrogate empty(p);
+  EXPECT_FALSE(empty.fit({obs[0]}, rng));
+  EXPECT_FALSE(acq::recommend_from_model(p, empty, obs, rng).has_value());
+}
+
+}  // namespace
