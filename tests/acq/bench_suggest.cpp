@@ -1,0 +1,60 @@
+// Wall time of one suggestion (model fit included) for each strategy on the
+// built-in problems, with N observations drawn by the cost-aware initial
+// design's law. Run: bench_suggest --benchmark_filter=hvkg/branin
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+
+#include "core/sampling.hpp"
+#include "engine/optimizer.hpp"
+#include "problems/benchmark_problem.hpp"
+
+namespace {
+
+using namespace rescue;
+
+// An optimizer holding n observations of the problem (initial design of zero
+// budget, so the strategy decides from the first suggestion on).
+std::unique_ptr<engine::Optimizer> with_observations(const std::string& problem, const std::string& strategy, int n) {
+  auto bench = problems::make_problem(problem);
+  ProblemSpec spec = bench->spec();
+  spec.set_strategy(strategy);
+  spec.set_seed(11);
+  spec.set_initial_budget(0.0);
+  auto opt = std::make_unique<engine::Optimizer>(spec);
+  Rng rng(5);
+  for (int i = 0; i < n; ++i) {
+    const auto x = sample_configuration(spec, rng);
+    double s;
+    sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, HUGE_VAL, rng, &s);
+    const auto e = bench->evaluate_noisy(x.data(), s, rng);
+    opt->observe_at(x, s, e.y, e.g, e.z);
+  }
+  return opt;
+}
+
+void Suggest(benchmark::State& state, const char* problem, const char* strategy) {
+  const int n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto opt = with_observations(problem, strategy, n);
+    state.ResumeTiming();
+    auto t = opt->suggest();
+    benchmark::DoNotOptimize(t);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+  for (const char* strategy : {"hvkg", "ehvi", "momf"}) {
+    for (const char* problem : {"branin-currin", "park", "healthcare", "robot-standin"}) {
+      auto* b = benchmark::RegisterBenchmark((std::string(strategy) + "/" + problem).c_str(), Suggest, problem, strategy);
+      b->Arg(20)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(3);
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
