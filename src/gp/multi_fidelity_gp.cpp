@@ -228,10 +228,49 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
-  GramFactor F = kronecker_applies() ? GramFactor::kronecker(Kx, B, noise)
-                                     : GramFactor::dense(train_covariance(h, Kx));
-  const Eigen::VectorXd alpha = F.solve(r);
-  const double lml = -0.5 * r.dot(alpha) - 0.5 * F.log_det() - 0.5 * double(N) * std::log(2.0 * M_PI);
+  // A few missing outputs (q of the n P grid entries) while only the value and
+  // gradient are wanted: factor the full grid in Kronecker form, H = K_F^-1, and
+  // remove the missing entries exactly by the partitioned inverse,
+  //   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
+  // at O(n^2 P q) instead of O((n P)^3).
+  const Eigen::Index full = n * P_, q = full - N;
+  const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 &&
+                            q > 0 && 3 * q <= full;
+  GramFactor F = (kronecker_applies() || kron_missing) ? GramFactor::kronecker(Kx, B, noise)
+                                                       : GramFactor::dense(train_covariance(h, Kx));
+  Eigen::VectorXd alpha;
+  double log_det = F.log_det();
+  Eigen::MatrixXd Hc, Zc;  // H_{:,M} and H_{:,M} H_MM^-1 (full x q)
+  Eigen::MatrixXd am_full;  // n x P, alpha on the grid (0 at missing entries)
+  if (kron_missing) {
+    std::vector<Eigen::Index> miss;
+    for (int m = 0; m < P_; ++m)
+      for (Eigen::Index i = 0; i < n; ++i)
+        if (std::isnan(Ys_(i, m))) miss.push_back(m * n + i);
+    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(full, q);
+    for (Eigen::Index k = 0; k < q; ++k) E(miss[k], k) = 1.0;
+    Hc = F.solve(E);
+    Eigen::MatrixXd Hmm(q, q);
+    for (Eigen::Index k = 0; k < q; ++k) Hmm.row(k) = Hc.row(miss[k]);
+    Hmm = 0.5 * (Hmm + Hmm.transpose());
+    Eigen::LLT<Eigen::MatrixXd> llt(Hmm);
+    if (llt.info() != Eigen::Success)
+      fail(Status::Numerical, "gp: missing-output correction is not positive definite");
+    log_det += 2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    Zc = llt.solve(Hc.transpose()).transpose();
+    const Eigen::MatrixXd rg = scatter(r);
+    const Eigen::VectorXd y = F.solve(Eigen::Map<const Eigen::VectorXd>(rg.data(), full));
+    Eigen::VectorXd yM(q);
+    for (Eigen::Index k = 0; k < q; ++k) yM[k] = y[miss[k]];
+    Eigen::VectorXd af = y - Hc * llt.solve(yM);
+    for (Eigen::Index k = 0; k < q; ++k) af[miss[k]] = 0.0;
+    am_full = Eigen::Map<const Eigen::MatrixXd>(af.data(), n, P_);
+    alpha.resize(N);
+    for (Eigen::Index a = 0; a < N; ++a) alpha[a] = am_full(obs_i_[a], obs_m_[a]);
+  } else {
+    alpha = F.solve(r);
+  }
+  const double lml = -0.5 * r.dot(alpha) - 0.5 * log_det - 0.5 * double(N) * std::log(2.0 * M_PI);
 
   if (grad) {
     const bool hook = hsig_.size() > 0;
@@ -257,6 +296,21 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
       G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
       S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
       nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
+      if (kron_missing) {
+        // Add back the contractions of H_{:,M} H_MM^-1 H_{M,:}. Column k of Hc (or
+        // Zc) viewed as n x P is block k of the n x (P q) maps below.
+        const Eigen::Map<const Eigen::MatrixXd> Hm(Hc.data(), n, P_ * q), Zm(Zc.data(), n, P_ * q);
+        Eigen::MatrixXd Tm(n, P_ * q);
+        for (Eigen::Index k = 0; k < q; ++k) Tm.middleCols(k * P_, P_) = Hm.middleCols(k * P_, P_) * B;
+        G.noalias() += Zm * Tm.transpose();
+        const Eigen::MatrixXd KH = Kx * Hm;
+        const Eigen::RowVectorXd dz = Zm.cwiseProduct(Hm).colwise().sum();
+        for (Eigen::Index k = 0; k < q; ++k) {
+          S.noalias() += Zm.middleCols(k * P_, P_).transpose() * KH.middleCols(k * P_, P_);
+          nd += dz.segment(k * P_, P_).transpose();
+        }
+        S = 0.5 * (S + S.transpose());
+      }
     } else {
       Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
       G = Eigen::MatrixXd::Zero(n, n);

@@ -16,7 +16,7 @@ using testing::Reference;
 struct Case {
   std::string name;
   InputKernel kernel;
-  bool missing;
+  double missing;  // probability that an output value is missing
   bool mean_hook;
   bool kernel_hook;
   HookCoupling coupling;
@@ -36,10 +36,9 @@ class GpReference : public ::testing::TestWithParam<Case> {
     Rng rng(1234 + c.n + 7 * c.P + 31 * c.d);
     X = testing::uniform_matrix(c.n, c.d + 1, rng);
     Y = testing::smooth_outputs(X, c.P, rng);
-    if (c.missing)
-      for (Eigen::Index i = 0; i < Y.rows(); ++i)
-        for (int m = 0; m < c.P; ++m)
-          if (rng.uniform() < 0.25 && i > 0) Y(i, m) = std::numeric_limits<double>::quiet_NaN();
+    for (Eigen::Index i = 1; i < Y.rows(); ++i)
+      for (int m = 0; m < c.P; ++m)
+        if (rng.uniform() < c.missing) Y(i, m) = std::numeric_limits<double>::quiet_NaN();
     GpOptions opt;
     opt.input_kernel = c.kernel;
     opt.hook_coupling = c.coupling;
@@ -196,13 +195,15 @@ TEST_P(GpReference, JointDrawsHaveThePosteriorMoments) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, GpReference,
     ::testing::Values(
-        Case{"rbf_kronecker", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, true, 2, 2, 14, true},
-        Case{"rbf_dense_forced", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, false, 2, 3, 12, false},
-        Case{"matern_missing", InputKernel::Matern52, true, false, false, HookCoupling::Coregionalized, true, 3, 3, 12, false},
-        Case{"rbf_missing_hooks", InputKernel::Rbf, true, true, true, HookCoupling::Coregionalized, true, 2, 3, 11, false},
-        Case{"matern_hooks_additive", InputKernel::Matern52, false, true, true, HookCoupling::Additive, true, 2, 2, 10, false},
-        Case{"matern_kronecker_mean_hook", InputKernel::Matern52, false, true, false, HookCoupling::Coregionalized, true, 4, 4, 9, true},
-        Case{"rbf_kronecker_d26", InputKernel::Rbf, false, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true}),
+        Case{"rbf_kronecker", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 2, 14, true},
+        Case{"rbf_dense_forced", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, false, 2, 3, 12, false},
+        Case{"matern_missing", InputKernel::Matern52, 0.25, false, false, HookCoupling::Coregionalized, true, 3, 3, 12, false},
+        Case{"rbf_few_missing", InputKernel::Rbf, 0.1, false, false, HookCoupling::Coregionalized, true, 2, 2, 20, false},
+        Case{"matern_few_missing", InputKernel::Matern52, 0.1, true, false, HookCoupling::Coregionalized, true, 3, 4, 10, false},
+        Case{"rbf_missing_hooks", InputKernel::Rbf, 0.25, true, true, HookCoupling::Coregionalized, true, 2, 3, 11, false},
+        Case{"matern_hooks_additive", InputKernel::Matern52, 0.0, true, true, HookCoupling::Additive, true, 2, 2, 10, false},
+        Case{"matern_kronecker_mean_hook", InputKernel::Matern52, 0.0, true, false, HookCoupling::Coregionalized, true, 4, 4, 9, true},
+        Case{"rbf_kronecker_d26", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
