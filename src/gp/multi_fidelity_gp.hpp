@@ -19,6 +19,14 @@
 //   C = all ones (HookCoupling::Additive: just w sig_m(z) sig_m'(z')).
 // a_m (mean scale, default 1) and w (hook weight, default 1) are
 // hyperparameters that are fixed unless GpOptions asks to learn them.
+//
+// Factorization: Kronecker (eigendecomposition of the n x n input kernel) when
+// every output is observed and no kernel hook is set; otherwise a dense
+// Cholesky of the observed pairs. While fitting, a few missing outputs (at most
+// a third of the grid, no kernel hook) still use the Kronecker form with an
+// exact partitioned-inverse correction. All const members are safe to call
+// concurrently; a PreparedPool is valid only for the model object (and fit)
+// that prepared it.
 #pragma once
 #include <cstdint>
 #include <functional>
