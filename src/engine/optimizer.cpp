@@ -110,6 +110,7 @@ PendingTicket Optimizer::suggest() {
   pending_.push_back(t);
   ++next_ticket_;
   rng_ = rng;
+  notify();
   return t;
 }
 
@@ -158,6 +159,7 @@ void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const
   spent_ += it->cost;
   pending_.erase(it);
   insert_sorted(closed_tickets_, ticket);
+  notify();
 }
 
 void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
@@ -172,12 +174,14 @@ void Optimizer::observe_at(const std::vector<double>& x, double s, const std::ve
   const double cost = spec_.cost(x.data(), s);
   observations_.push_back(make_observation(x, s, cost, 0, y, g, z));
   spent_ += cost;
+  notify();
 }
 
 void Optimizer::cancel(std::int64_t ticket) {
   auto it = find_pending(ticket, "cancel");
   pending_.erase(it);
   insert_sorted(closed_tickets_, ticket);
+  notify();
 }
 
 void Optimizer::fail_ticket(std::int64_t ticket) {
@@ -190,6 +194,7 @@ void Optimizer::fail_ticket(std::int64_t ticket) {
   spent_ += it->cost;
   pending_.erase(it);
   insert_sorted(closed_tickets_, ticket);
+  notify();
 }
 
 ParetoSet Optimizer::pareto() {
@@ -239,6 +244,7 @@ void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) 
       fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + num(row[d]) + " is not valid");
   }
   observational_.insert(observational_.end(), rows.begin(), rows.end());
+  notify();
 }
 
 }  // namespace rescue::engine

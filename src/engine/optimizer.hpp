@@ -64,6 +64,18 @@ class Optimizer {
 
   void set_cost_callback(CostCallback fn, void* user) { spec_.set_cost_callback(fn, user); }
 
+  /// Told of every state change (suggest, observe, observe_at, cancel, fail_ticket,
+  /// add_observational) before the changing call returns; engine/journal.hpp uses it
+  /// to make each change durable. If it throws, the call fails with the change made.
+  class Listener {
+   public:
+    virtual ~Listener() = default;
+    virtual void changed(const Optimizer& opt) = 0;
+  };
+  /// Attaches (replacing any) or, with nullptr, detaches the listener; the optimizer owns it.
+  void set_listener(std::unique_ptr<Listener> listener) { listener_ = std::move(listener); }
+  bool has_listener() const { return listener_ != nullptr; }
+
   // ---- checkpoints ----
   nlohmann::json to_json() const;
   /// Throws CorruptCheckpoint / UnsupportedVersion on bad input.
@@ -89,6 +101,10 @@ class Optimizer {
   std::vector<std::int64_t> closed_tickets_;  // observed, failed or cancelled (sorted), for clear messages
   std::int64_t next_ticket_ = 1;
   double spent_ = 0.0;
+  std::unique_ptr<Listener> listener_;  // not part of the state; never saved
+  void notify() const {
+    if (listener_) listener_->changed(*this);
+  }
 };
 
 }  // namespace rescue::engine
