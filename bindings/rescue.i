@@ -13,8 +13,23 @@
 %module rescue
 
 %{
+#include <cfenv>
 #include <cstdio>
 #include "rescue.hpp"
+
+/* Host runtimes may change the floating-point environment (Mono sets the x87 unit to double
+ * precision, for one), which would change the library's results in the last bits. Every call
+ * runs in the default environment, so all languages get exactly the numbers C gets. */
+struct RescueFpEnvironment {
+  std::fenv_t saved;
+  RescueFpEnvironment() {
+    std::fegetenv(&saved);
+    std::fesetenv(FE_DFL_ENV);
+  }
+  ~RescueFpEnvironment() { std::fesetenv(&saved); }
+  RescueFpEnvironment(const RescueFpEnvironment&) = delete;
+  RescueFpEnvironment& operator=(const RescueFpEnvironment&) = delete;
+};
 %}
 
 %include <std_string.i>
@@ -86,25 +101,29 @@ extern "C" SWIGEXPORT void SWIGSTDCALL RescueRegisterErrorCallback(rescue_raise_
 %{
 static char rescue_r_message[4096];
 %}
-%define RESCUE_RAISE(status, message)
-  std::snprintf(rescue_r_message, sizeof rescue_r_message, "[rescue status %d] %s", status, message); rescue_failed = true;
+%define RESCUE_RAISE(CODE, TEXT)
+  std::snprintf(rescue_r_message, sizeof rescue_r_message, "[rescue status %d] %s", CODE, TEXT); rescue_failed = true;
 %enddef
 #endif
 
 #if defined(SWIGR)
 %exception {
   bool rescue_failed = false;
-  try {
-    $action
-  } catch (const rescue_binding::Error& e) {
-    RESCUE_RAISE(e.status(), e.what())
-  } catch (const std::exception& e) {
-    RESCUE_RAISE(RESCUE_ERR_INTERNAL, e.what())
+  {
+    RescueFpEnvironment rescue_fp_environment;
+    try {
+      $action
+    } catch (const rescue_binding::Error& e) {
+      RESCUE_RAISE(e.status(), e.what())
+    } catch (const std::exception& e) {
+      RESCUE_RAISE(RESCUE_ERR_INTERNAL, e.what())
+    }
   }
   if (rescue_failed) Rf_error("%s", rescue_r_message);
 }
 #else
 %exception {
+  RescueFpEnvironment rescue_fp_environment;
   try {
     $action
   } catch (const rescue_binding::Error& e) {
@@ -118,9 +137,9 @@ static char rescue_r_message[4096];
 /* Calling a method on an object already released (Java close(), C# Dispose()) raises an error. */
 #if defined(SWIGJAVA) || defined(SWIGCSHARP)
 %typemap(check) rescue_binding::Optimizer* self, rescue_binding::Problem* self,
-                const rescue_binding::Optimizer* self, const rescue_binding::Problem* self %{
+                const rescue_binding::Optimizer* self, const rescue_binding::Problem* self {
   if (!$1) { RESCUE_RAISE(RESCUE_ERR_INVALID_STATE, "the object is closed") }
-%}
+}
 #endif
 
 /* ---- Java ---------------------------------------------------------------------------------- */
@@ -153,18 +172,73 @@ static char rescue_r_message[4096];
 RESCUE_JAVA_ARRAY(double, jdoubleArray, jdouble, double[], GetDoubleArrayRegion, SetDoubleArrayRegion, NewDoubleArray)
 RESCUE_JAVA_ARRAY(int, jintArray, jint, int[], GetIntArrayRegion, SetIntArrayRegion, NewIntArray)
 
-/* Deterministic release through try-with-resources, never through finalize(). */
-%typemap(javafinalize) SWIGTYPE ""
+/* The handles are released deterministically through try-with-resources, never through
+ * finalize(); the small result values (Suggestion, ParetoSet, ...) are left to the collector. */
+%typemap(javafinalize) rescue_binding::Optimizer, rescue_binding::Problem ""
 %typemap(javainterfaces) rescue_binding::Optimizer, rescue_binding::Problem "AutoCloseable"
-%rename(release) rescue_binding::Optimizer::close;
-%rename(release) rescue_binding::Problem::close;
-%javamethodmodifiers rescue_binding::Optimizer::close "private";
-%javamethodmodifiers rescue_binding::Problem::close "private";
-%typemap(javacode) rescue_binding::Optimizer, rescue_binding::Problem %{
+%ignore rescue_binding::Optimizer::close;
+%ignore rescue_binding::Problem::close;
+%ignore rescue_binding::Optimizer::closed;
+%ignore rescue_binding::Problem::closed;
+%typemap(javacode) rescue_binding::Problem %{
   /** Frees the native object now; calling it again is harmless. */
   @Override
   public void close() {
     delete();
+  }
+
+  /** Whether close() was called. */
+  public boolean isClosed() {
+    return swigCPtr == 0;
+  }
+%}
+%typemap(javacode) rescue_binding::Optimizer %{
+  /** Frees the native object now; calling it again is harmless. */
+  @Override
+  public void close() {
+    delete();
+  }
+
+  /** Whether close() was called. */
+  public boolean isClosed() {
+    return swigCPtr == 0;
+  }
+
+  /** A simulator for {@link #optimize}: objective values of configuration x at a fidelity. */
+  @FunctionalInterface
+  public interface Simulator {
+    double[] evaluate(double[] x, double fidelity) throws Exception;
+  }
+
+  /**
+   * Runs the ask/tell loop until the budget is spent, calling the simulator for each suggestion.
+   * An exception from the simulator marks the evaluation as failed and is thrown again.
+   * @return the Pareto set at the end
+   */
+  public ParetoSet optimize(Simulator simulator) throws Exception {
+    while (!done()) {
+      Suggestion s;
+      try {
+        s = suggest();
+      } catch (RescueException e) {
+        if (e.getStatus() == RescueConstants.RESCUE_ERR_BUDGET_EXHAUSTED) break;
+        throw e;
+      }
+      double[] y;
+      try {
+        y = simulator.evaluate(s.getX(), s.getFidelity());
+      } catch (Exception e) {
+        fail(s.getTicket());
+        throw e;
+      }
+      observe(s.getTicket(), y);
+    }
+    return pareto();
+  }
+%}
+%pragma(java) jniclasscode=%{
+  static {
+    System.loadLibrary("rescue_jni");
   }
 %}
 %newobject rescue_binding::Optimizer::load;
@@ -199,21 +273,53 @@ RESCUE_JAVA_ARRAY(int, jintArray, jint, int[], GetIntArrayRegion, SetIntArrayReg
 RESCUE_CS_ARRAY(double, DoubleVector, double)
 RESCUE_CS_ARRAY(int, IntVector, int)
 
-%typemap(csimports) SWIGTYPE "using System;"
 %rename("%(firstuppercase)s", %$isfunction) "";
 %rename("%(firstuppercase)s", %$ismember, %$isvariable) "";
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
 %ignore rescue_binding::Error;
 %ignore rescue_binding::Problem::get;
+%typemap(cscode) rescue_binding::Optimizer %{
+  /// <summary>
+  /// Runs the ask/tell loop until the budget is spent, calling the simulator (configuration,
+  /// fidelity) -> objective values for each suggestion. An exception from the simulator marks
+  /// the evaluation as failed and is thrown again. Returns the Pareto set at the end.
+  /// </summary>
+  public ParetoSet Optimize(global::System.Func<double[], double, double[]> simulator) {
+    while (!Done()) {
+      Suggestion s;
+      try {
+        s = Suggest();
+      } catch (RescueException e) when (e.Status == Library.RESCUE_ERR_BUDGET_EXHAUSTED) {
+        break;
+      }
+      double[] y;
+      try {
+        y = simulator(s.X, s.Fidelity);
+      } catch {
+        Fail(s.Ticket);
+        throw;
+      }
+      Observe(s.Ticket, y);
+    }
+    return Pareto();
+  }
+%}
 /* The error type: the native side calls back into managed code to set it pending. */
 %pragma(csharp) imclasscode=%{
   public delegate void RescueRaiseDelegate(int status, string message);
   static readonly RescueRaiseDelegate rescueRaise = (status, message) =>
-      SWIGPendingException.Set(new Rescue.RescueException(status, message));
+      SWIGPendingException.Set(new global::Rescue.RescueException(status, message));
   [global::System.Runtime.InteropServices.DllImport("$dllimport", EntryPoint="RescueRegisterErrorCallback")]
   static extern void RescueRegisterErrorCallback(RescueRaiseDelegate fn);
-  static $imclassname() { RescueRegisterErrorCallback(rescueRaise); }
+  // Registered by a static field initializer, which the class's static constructor runs
+  // before any native call.
+  internal sealed class RescueErrorHelper {
+    public RescueErrorHelper() {
+      RescueRegisterErrorCallback(rescueRaise);
+    }
+  }
+  internal static readonly RescueErrorHelper rescueErrorHelper = new RescueErrorHelper();
 %}
 #endif
 

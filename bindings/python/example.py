@@ -1,6 +1,5 @@
-"""Python version of the RESCUE example: the built-in multi-fidelity problem "branin-currin"
-at the fidelity levels 0.25, 0.5, 0.75 and 1, seed 7, strategy "cost-aware-random", budget
-1000. Replace simulate() with your own simulator. Prints one line per Pareto point:
+"""Python version of the RESCUE example: the built-in multi-fidelity problem "branin-currin",
+seed 7, strategy "cost-aware-random", budget 1000. Replace simulate() with your own simulator. Prints one line per Pareto point:
 "pareto x_1 .. x_d y_1 .. y_M" (the same numbers as the C, Fortran, Java, C# and R examples)."""
 import rescue
 
@@ -10,7 +9,6 @@ def main():
         problem.set_seed(7)
         problem.set_strategy("cost-aware-random")
         problem.set_budget(1000.0)
-        problem.set_fidelity_levels([0.25, 0.5, 0.75, 1.0], 1.0)
 
         def simulate(x, fidelity):
             return problem.evaluate(x, fidelity).objectives

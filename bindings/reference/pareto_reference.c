@@ -1,16 +1,16 @@
 /*
- * The cross-language reference: the built-in multi-fidelity problem "branin-currin" with the
- * fidelity levels {0.25, 0.5, 0.75, 1} (target 1), seed 7, strategy "cost-aware-random", budget
- * 1000 cost units, every suggestion evaluated noise-free with rescue_problem_evaluate() and
- * observed. (Discrete levels, because the random strategies draw a continuous fidelity that is
- * never exactly the target, and the Pareto set is taken at the target fidelity.) Every binding's example runs the same loop and
+ * The cross-language reference: the built-in multi-fidelity problem "branin-currin", seed 7,
+ * strategy "cost-aware-random", budget 1000 cost units, every suggestion evaluated noise-free
+ * with rescue_problem_evaluate() and observed. Every binding's example runs the same loop and
  * prints its Pareto set as lines "pareto x_1 .. x_d y_1 .. y_M"; this program checks them.
  *
  *   pareto_reference run                      print the reference Pareto set
- *   pareto_reference compare FILE             compare the "pareto" lines of FILE to the reference
+ *   pareto_reference compare REF FILE         compare the "pareto" lines of FILE to those of REF
+ *                                             (the output of "run")
  *   pareto_reference save-checkpoint FILE N   save a checkpoint after N observations
  *   pareto_reference continue FILE            load a checkpoint (from any language), finish the
- *                                             run and compare its Pareto set to the reference
+ *                                             run and check that every observation, before and
+ *                                             after the checkpoint, equals the reference run's
  *
  * Values must agree to 1e-12 (relative to max(1, |value|)): same library, same seed.
  */
@@ -34,12 +34,10 @@ static void die(const char* what, const char* msg) {
 }
 
 static rescue_problem* reference_problem(void) {
-  static const double levels[4] = {0.25, 0.5, 0.75, 1.0};
   rescue_problem* p = NULL;
   if (rescue_problem_builtin("branin-currin", &p) != RESCUE_OK) die("builtin", rescue_last_error());
   if (rescue_problem_set_seed(p, 7u) != RESCUE_OK || rescue_problem_set_strategy(p, "cost-aware-random") != RESCUE_OK ||
-      rescue_problem_set_budget(p, 1000.0) != RESCUE_OK ||
-      rescue_problem_set_fidelity_levels(p, levels, 4, 1.0) != RESCUE_OK)
+      rescue_problem_set_budget(p, 1000.0) != RESCUE_OK)
     die("problem", rescue_problem_errmsg(p));
   return p;
 }
@@ -79,6 +77,36 @@ static point_set pareto_of(rescue_optimizer* opt) {
   free(x);
   free(y);
   return ps;
+}
+
+/* Every observation as one row: x (d), fidelity, y (M). */
+static point_set history_of(const rescue_optimizer* opt) {
+  point_set h;
+  const int d = rescue_dimension(opt), m = rescue_num_objectives(opt);
+  int i;
+  h.count = rescue_num_observations(opt);
+  h.width = d + 1 + m;
+  h.v = malloc(sizeof(double) * (size_t)(h.count * h.width + 1));
+  if (!h.v) die("history", "out of memory");
+  for (i = 0; i < h.count; ++i) {
+    double* row = h.v + i * h.width;
+    int failed = 0;
+    if (rescue_get_observation(opt, i, row, d, row + d, row + d + 1, m, NULL, 0, &failed) != RESCUE_OK)
+      die("observation", rescue_errmsg(opt));
+  }
+  return h;
+}
+
+static point_set reference_history(void) {
+  rescue_problem* p = reference_problem();
+  rescue_optimizer* opt = NULL;
+  point_set h;
+  if (rescue_create(p, &opt) != RESCUE_OK) die("create", rescue_last_error());
+  run_loop(opt, p, -1);
+  h = history_of(opt);
+  rescue_destroy(opt);
+  rescue_problem_free(p);
+  return h;
 }
 
 static point_set reference_pareto(void) {
@@ -124,30 +152,33 @@ static point_set read_pareto(const char* path, int width) {
   return ps;
 }
 
-static int same_sets(const point_set* ref, const point_set* got, const char* label) {
+static int same_sets(const point_set* ref, const point_set* got, const char* label, const char* what) {
   int i, j;
+  if (ref->count == 0) {
+    fprintf(stderr, "%s: the reference is empty; the comparison would prove nothing\n", label);
+    return 0;
+  }
   if (ref->count != got->count) {
-    fprintf(stderr, "%s: %d Pareto points, the reference has %d\n", label, got->count, ref->count);
+    fprintf(stderr, "%s: %d %s, the reference has %d\n", label, got->count, what, ref->count);
     return 0;
   }
   for (i = 0; i < ref->count; ++i)
     for (j = 0; j < ref->width; ++j) {
       const double a = ref->v[i * ref->width + j], b = got->v[i * ref->width + j];
       if (!(fabs(a - b) <= 1e-12 * fmax(1.0, fabs(a)))) {
-        fprintf(stderr, "%s: point %d value %d is %.17g, the reference has %.17g\n", label, i, j, b, a);
+        fprintf(stderr, "%s: %s %d value %d is %.17g, the reference has %.17g\n", label, what, i, j, b, a);
         return 0;
       }
     }
-  printf("%s: %d Pareto points agree with the C reference to 1e-12\n", label, ref->count);
+  printf("%s: %d %s agree with the C reference to 1e-12\n", label, ref->count, what);
   return 1;
 }
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "run";
-  point_set ref = reference_pareto();
   int i, j;
-  if (ref.count == 0) die("reference", "the reference run has an empty Pareto set; the comparison would prove nothing");
   if (strcmp(mode, "run") == 0) {
+    point_set ref = reference_pareto();
     for (i = 0; i < ref.count; ++i) {
       printf("pareto");
       for (j = 0; j < ref.width; ++j) printf(" %.17g", ref.v[i * ref.width + j]);
@@ -155,9 +186,27 @@ int main(int argc, char** argv) {
     }
     return ref.count > 0 ? 0 : 1;
   }
-  if (strcmp(mode, "compare") == 0 && argc == 3) {
-    point_set got = read_pareto(argv[2], ref.width);
-    return same_sets(&ref, &got, argv[2]) ? 0 : 1;
+  if (strcmp(mode, "compare") == 0 && argc == 4) {
+    /* The width is that of the reference file's first line. */
+    char line[8192];
+    int width = 0;
+    FILE* f = fopen(argv[2], "r");
+    point_set ref, got;
+    if (!f) die(argv[2], "cannot open");
+    if (fgets(line, sizeof line, f)) {
+      char *p = line + 6, *end;
+      for (;;) {
+        strtod(p, &end);
+        if (end == p) break;
+        ++width;
+        p = end;
+      }
+    }
+    fclose(f);
+    if (width == 0) die(argv[2], "no \"pareto\" line in the reference");
+    ref = read_pareto(argv[2], width);
+    got = read_pareto(argv[3], width);
+    return same_sets(&ref, &got, argv[3], "Pareto points") ? 0 : 1;
   }
   if (strcmp(mode, "save-checkpoint") == 0 && argc == 4) {
     rescue_problem* p = reference_problem();
@@ -173,17 +222,17 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "continue") == 0 && argc == 3) {
     rescue_problem* p = reference_problem();
     rescue_optimizer* opt = NULL;
-    point_set got;
+    point_set ref = reference_history(), got;
     int ok;
     if (rescue_load_file(argv[2], &opt) != RESCUE_OK) die(argv[2], rescue_last_error());
     if (rescue_num_observations(opt) < 1) die(argv[2], "the checkpoint holds no observation");
     run_loop(opt, p, -1);
-    got = pareto_of(opt);
-    ok = same_sets(&ref, &got, argv[2]);
+    got = history_of(opt);
+    ok = same_sets(&ref, &got, argv[2], "observations");
     rescue_destroy(opt);
     rescue_problem_free(p);
     return ok ? 0 : 1;
   }
-  fprintf(stderr, "usage: pareto_reference [run | compare FILE | save-checkpoint FILE N | continue FILE]\n");
+  fprintf(stderr, "usage: pareto_reference [run | compare REF FILE | save-checkpoint FILE N | continue FILE]\n");
   return 2;
 }

@@ -2,8 +2,8 @@
 !! runs it, and the result is reported back, until the cost budget is spent.
 !!
 !! The "simulator" here is the library's built-in multi-fidelity problem "branin-currin"
-!! (evaluated with rescue_problem_evaluate) at the fidelity levels 0.25, 0.5, 0.75 and 1;
-!! put your own code in subroutine simulate. With seed 7 and budget 1000 it reaches the same Pareto set as the C, Java, C#, R and
+!! (evaluated with rescue_problem_evaluate); put your own code in subroutine simulate.
+!! With seed 7 and budget 1000 it reaches the same Pareto set as the C, Java, C#, R and
 !! Python examples. Output: one line "pareto x_1 .. x_d y_1 .. y_M" per Pareto point.
 program simulator_loop
   use, intrinsic :: iso_c_binding
@@ -14,13 +14,11 @@ program simulator_loop
   real(c_double) :: s
   real(c_double), allocatable :: x(:), y(:), px(:, :), py(:, :)
   real(c_double) :: no_constraints(0)
-  real(c_double), parameter :: levels(4) = [0.25_c_double, 0.5_c_double, 0.75_c_double, 1.0_c_double]
 
   call check(rescue_problem_builtin("branin-currin", problem), 'library')
   call check(rescue_problem_set_seed(problem, 7_c_int), 'problem')
   call check(rescue_problem_set_strategy(problem, "cost-aware-random"), 'problem')
   call check(rescue_problem_set_budget(problem, 1000.0_c_double), 'problem')
-  call check(rescue_problem_set_fidelity_levels(problem, levels, 4_c_int, 1.0_c_double), 'problem')
   call check(rescue_create(problem, opt), 'library')
 
   d = rescue_dimension(opt)

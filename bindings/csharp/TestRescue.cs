@@ -1,0 +1,136 @@
+// Tests of the C# binding. The checkpoint written by the C reference program is read from
+// $RESCUE_CHECKPOINT_IN; this test writes its own to $RESCUE_CHECKPOINT_OUT.
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Rescue;
+
+public static class TestRescue {
+  static int failures = 0;
+
+  static void Check(bool ok, string what) {
+    if (!ok) {
+      ++failures;
+      Console.WriteLine("FAILED: " + what);
+    }
+  }
+
+  static void ExpectError(Action action, int status, string part, string what) {
+    try {
+      action();
+      Check(false, what + ": no exception");
+    } catch (RescueException e) {
+      Check(e.Status == status, what + ": status " + e.Status);
+      Check(e.Message.Contains(part), what + ": message '" + e.Message + "'");
+    } catch (Exception e) {
+      Check(false, what + ": wrong exception " + e);
+    }
+  }
+
+  static Problem ReferenceProblem() {
+    var p = new Problem("branin-currin");
+    p.SetSeed(7);
+    p.SetStrategy("cost-aware-random");
+    p.SetBudget(1000.0);
+    return p;
+  }
+
+  static void Run(Optimizer opt, Problem problem, int maxObs) {
+    for (int n = 0; !opt.Done() && (maxObs < 0 || n < maxObs); ++n) {
+      Suggestion s;
+      try {
+        s = opt.Suggest();
+      } catch (RescueException e) {
+        Check(e.Status == Library.RESCUE_ERR_BUDGET_EXHAUSTED, "suggest: " + e.Message);
+        break;
+      }
+      opt.Observe(s.Ticket, problem.Evaluate(s.X, s.Fidelity).Objectives);
+    }
+  }
+
+  // Every observation as x, fidelity, objectives (comparing these needs no model fit).
+  static List<double> History(Optimizer opt) {
+    var h = new List<double>();
+    for (int i = 0; i < opt.NumObservations(); ++i) {
+      Observation o = opt.Observation(i);
+      h.AddRange(o.X);
+      h.Add(o.Fidelity);
+      h.AddRange(o.Objectives);
+    }
+    return h;
+  }
+
+  public static int Main() {
+    Check(Library.VersionNumber() > 0 && Library.VersionString().Length > 0, "version");
+    Check(Library.StatusString(Library.RESCUE_ERR_UNKNOWN_TICKET) == "unknown ticket", "status string");
+    bool found = false;
+    for (int i = 0; Library.StrategyList(i).Length > 0; ++i) found |= Library.StrategyList(i) == "cost-aware-random";
+    Check(found, "cost-aware-random is a known strategy");
+
+    ExpectError(() => new Problem("no-such-problem"), Library.RESCUE_ERR_UNKNOWN_NAME,
+                "unknown benchmark problem 'no-such-problem'", "unknown problem");
+    using (var problem = ReferenceProblem()) {
+      ExpectError(() => problem.SetStrategy("no-such-strategy"), Library.RESCUE_ERR_UNKNOWN_NAME, "no-such-strategy",
+                  "unknown strategy");
+      using (var opt = new Optimizer(problem)) {
+        Check(opt.Dimension() == 2 && opt.NumObjectives() == 2, "dimensions");
+        Check(opt.StrategyName() == "cost-aware-random", "strategy name");
+        Suggestion s = opt.Suggest();
+        ExpectError(() => opt.Observe(s.Ticket, new double[] {1, 2, 3}), Library.RESCUE_ERR_SIZE_MISMATCH,
+                    "objective values: length 3", "three objective values");
+        ExpectError(() => opt.Observe(s.Ticket + 100, new double[] {1, 2}), Library.RESCUE_ERR_UNKNOWN_TICKET, "ticket",
+                    "unknown ticket");
+        Check(opt.Pending().SequenceEqual(new[] {s.Ticket}), "pending tickets");
+        opt.Cancel(s.Ticket);
+        Check(opt.Budget().Spent == 0 && opt.Budget().Total == 1000, "a cancelled ticket costs nothing");
+      }
+      ExpectError(() => Optimizer.Load("garbage"), Library.RESCUE_ERR_CORRUPT_CHECKPOINT, "not a RESCUE checkpoint",
+                  "corrupt checkpoint");
+
+      // Deterministic release; a double Dispose is harmless and a disposed object raises.
+      var closed = new Optimizer(problem);
+      closed.Dispose();
+      closed.Dispose();
+      ExpectError(() => closed.Suggest(), Library.RESCUE_ERR_INVALID_STATE, "closed", "use after Dispose");
+
+      List<double> reference;
+      using (var opt = new Optimizer(problem)) {
+        Run(opt, problem, -1);
+        reference = History(opt);
+      }
+      Check(reference.Count > 15, "the reference run has observations");
+      using (var opt = new Optimizer(problem)) {
+        ParetoSet front = opt.Optimize((x, s) => problem.Evaluate(x, s).Objectives);
+        Check(History(opt).SequenceEqual(reference), "the Optimize helper runs the reference loop");
+        Check(front.Count > 0 && front.X.Length == 2 * front.Count && front.Point(0).Length == 2, "Pareto set shape");
+      }
+
+      using (var opt = Optimizer.LoadFile(Environment.GetEnvironmentVariable("RESCUE_CHECKPOINT_IN"))) {
+        Check(opt.NumObservations() > 0, "the C checkpoint holds observations");
+        Run(opt, problem, -1);
+        Check(History(opt).SequenceEqual(reference), "the resumed C checkpoint makes the reference observations");
+      }
+      string text;
+      using (var opt = new Optimizer(problem)) {
+        Run(opt, problem, 3);
+        opt.SaveFile(Environment.GetEnvironmentVariable("RESCUE_CHECKPOINT_OUT"));
+        text = opt.Save();
+      }
+      using (var opt = Optimizer.Load(text)) {
+        Check(opt.NumObservations() == 3, "loaded observations");
+        Run(opt, problem, -1);
+        Check(History(opt).SequenceEqual(reference), "an in-memory round trip makes the reference observations");
+      }
+    }
+    Check(Math.Abs(Library.Hypervolume(new double[] {1, 2, 2, 1}, 2, new double[] {3, 3}) - 3.0) < 1e-15, "hypervolume");
+    Check(Library.ParetoFilter(new double[] {1, 2, 2, 1, 3, 3}, 2, new double[0]).SequenceEqual(new[] {0, 1}),
+          "pareto filter");
+
+    if (failures > 0) {
+      Console.WriteLine(failures + " check(s) failed");
+      return 1;
+    }
+    Console.WriteLine("all C# checks passed");
+    return 0;
+  }
+}

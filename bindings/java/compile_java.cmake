@@ -1,0 +1,17 @@
+# Compiles every .java file under the given source directories (the SWIG output is only known
+# at build time).  -DJAVAC= -DOUT= -DSOURCES=<dir;dir> [-DCLASSPATH=]
+set(files "")
+foreach(dir IN LISTS SOURCES)
+  file(GLOB_RECURSE found "${dir}/*.java")
+  list(APPEND files ${found})
+endforeach()
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+set(cp "")
+if(CLASSPATH)
+  set(cp -classpath "${CLASSPATH}")
+endif()
+execute_process(COMMAND "${JAVAC}" -encoding UTF-8 -Xlint:-options -d "${OUT}" ${cp} ${files} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "javac failed")
+endif()

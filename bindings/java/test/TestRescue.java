@@ -1,0 +1,154 @@
+import java.util.Arrays;
+import org.rescue.Observation;
+import org.rescue.Optimizer;
+import org.rescue.ParetoSet;
+import org.rescue.Problem;
+import org.rescue.Rescue;
+import org.rescue.RescueConstants;
+import org.rescue.RescueException;
+import org.rescue.Suggestion;
+
+/**
+ * Tests of the Java binding. The checkpoint written by the C reference program is read from
+ * $RESCUE_CHECKPOINT_IN; this test writes its own to $RESCUE_CHECKPOINT_OUT.
+ */
+public final class TestRescue {
+  private static int failures = 0;
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      ++failures;
+      System.out.println("FAILED: " + what);
+    }
+  }
+
+  private interface Action {
+    void run() throws Exception;
+  }
+
+  /** Runs the action and checks it throws RescueException with this status and message part. */
+  private static void expectError(Action action, int status, String part, String what) {
+    try {
+      action.run();
+      check(false, what + ": no exception");
+    } catch (RescueException e) {
+      check(e.getStatus() == status, what + ": status " + e.getStatus());
+      check(e.getMessage().contains(part), what + ": message '" + e.getMessage() + "'");
+    } catch (Exception e) {
+      check(false, what + ": wrong exception " + e);
+    }
+  }
+
+  private static Problem referenceProblem() {
+    Problem p = new Problem("branin-currin");
+    p.setSeed(7);
+    p.setStrategy("cost-aware-random");
+    p.setBudget(1000.0);
+    return p;
+  }
+
+  private static void run(Optimizer opt, Problem problem, int maxObs) {
+    for (int n = 0; !opt.done() && (maxObs < 0 || n < maxObs); ++n) {
+      Suggestion s;
+      try {
+        s = opt.suggest();
+      } catch (RescueException e) {
+        check(e.getStatus() == RescueConstants.RESCUE_ERR_BUDGET_EXHAUSTED, "suggest: " + e.getMessage());
+        break;
+      }
+      opt.observe(s.getTicket(), problem.evaluate(s.getX(), s.getFidelity()).getObjectives());
+    }
+  }
+
+  /** Every observation as x, fidelity, objectives (comparing these needs no model fit). */
+  private static double[][] history(Optimizer opt) {
+    double[][] h = new double[opt.numObservations()][];
+    for (int i = 0; i < h.length; ++i) {
+      Observation o = opt.observation(i);
+      double[] x = o.getX(), y = o.getObjectives();
+      h[i] = new double[x.length + 1 + y.length];
+      System.arraycopy(x, 0, h[i], 0, x.length);
+      h[i][x.length] = o.getFidelity();
+      System.arraycopy(y, 0, h[i], x.length + 1, y.length);
+    }
+    return h;
+  }
+
+  public static void main(String[] args) throws Exception {
+    check(Rescue.versionNumber() > 0 && !Rescue.versionString().isEmpty(), "version");
+    check(Rescue.statusString(RescueConstants.RESCUE_ERR_UNKNOWN_TICKET).equals("unknown ticket"), "status string");
+    boolean found = false;
+    for (int i = 0; !Rescue.strategyList(i).isEmpty(); ++i) found |= Rescue.strategyList(i).equals("cost-aware-random");
+    check(found, "cost-aware-random is a known strategy");
+
+    // Bad input: RescueException with the library's message and status.
+    expectError(() -> new Problem("no-such-problem"), RescueConstants.RESCUE_ERR_UNKNOWN_NAME,
+                "unknown benchmark problem 'no-such-problem'", "unknown problem");
+    try (Problem problem = referenceProblem()) {
+      expectError(() -> problem.setStrategy("no-such-strategy"), RescueConstants.RESCUE_ERR_UNKNOWN_NAME,
+                  "no-such-strategy", "unknown strategy");
+      double[][] reference;
+      try (Optimizer opt = new Optimizer(problem)) {
+        check(opt.dimension() == 2 && opt.numObjectives() == 2, "dimensions");
+        check(opt.strategyName().equals("cost-aware-random"), "strategy name");
+        Suggestion s = opt.suggest();
+        expectError(() -> opt.observe(s.getTicket(), new double[] {1, 2, 3}), RescueConstants.RESCUE_ERR_SIZE_MISMATCH,
+                    "objective values: length 3", "three objective values");
+        expectError(() -> opt.observe(s.getTicket() + 100, new double[] {1, 2}),
+                    RescueConstants.RESCUE_ERR_UNKNOWN_TICKET, "ticket", "unknown ticket");
+        check(Arrays.equals(opt.pending(), new int[] {s.getTicket()}), "pending tickets");
+        opt.cancel(s.getTicket());
+        check(opt.budget().getSpent() == 0 && opt.budget().getTotal() == 1000, "a cancelled ticket costs nothing");
+      }
+      expectError(() -> Optimizer.load("garbage"), RescueConstants.RESCUE_ERR_CORRUPT_CHECKPOINT,
+                  "not a RESCUE checkpoint", "corrupt checkpoint");
+
+      // Deterministic release; a double close is harmless and a closed object raises.
+      Optimizer closed = new Optimizer(problem);
+      closed.close();
+      check(closed.isClosed(), "isClosed after close");
+      closed.close();
+      expectError(closed::suggest, RescueConstants.RESCUE_ERR_INVALID_STATE, "closed", "use after close");
+
+      // The reference run, and the callback helper.
+      try (Optimizer opt = new Optimizer(problem)) {
+        run(opt, problem, -1);
+        reference = history(opt);
+      }
+      check(reference.length > 3, "the reference run has observations");
+      try (Optimizer opt = new Optimizer(problem)) {
+        ParetoSet front = opt.optimize((x, s) -> problem.evaluate(x, s).getObjectives());
+        check(Arrays.deepEquals(history(opt), reference), "the optimize helper runs the reference loop");
+        check(front.getCount() > 0 && front.getX().length == 2 * front.getCount()
+              && front.point(0).length == 2 && front.objectives(0).length == 2, "Pareto set shape");
+      }
+
+      // Checkpoints: from C, to the other languages, and in memory.
+      try (Optimizer opt = Optimizer.loadFile(System.getenv("RESCUE_CHECKPOINT_IN"))) {
+        check(opt.numObservations() > 0, "the C checkpoint holds observations");
+        run(opt, problem, -1);
+        check(Arrays.deepEquals(history(opt), reference), "the resumed C checkpoint makes the reference observations");
+      }
+      String text;
+      try (Optimizer opt = new Optimizer(problem)) {
+        run(opt, problem, 3);
+        opt.saveFile(System.getenv("RESCUE_CHECKPOINT_OUT"));
+        text = opt.save();
+      }
+      try (Optimizer opt = Optimizer.load(text)) {
+        check(opt.numObservations() == 3, "loaded observations");
+        run(opt, problem, -1);
+        check(Arrays.deepEquals(history(opt), reference), "an in-memory round trip makes the reference observations");
+      }
+    }
+    check(Math.abs(Rescue.hypervolume(new double[] {1, 2, 2, 1}, 2, new double[] {3, 3}) - 3.0) < 1e-15, "hypervolume");
+    check(Arrays.equals(Rescue.paretoFilter(new double[] {1, 2, 2, 1, 3, 3}, 2, new double[0]), new int[] {0, 1}),
+          "pareto filter");
+
+    if (failures > 0) {
+      System.out.println(failures + " check(s) failed");
+      System.exit(1);
+    }
+    System.out.println("all Java checks passed");
+  }
+}

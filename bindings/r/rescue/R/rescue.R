@@ -1,0 +1,297 @@
+# The R interface over the SWIG module (the functions generated into rescue_swig.R).
+#
+# Problems and optimizers are environments holding the native object; close() frees it at once
+# (a second close() is harmless) and a finalizer frees it when the object is garbage-collected.
+# Every failure is an R error condition of class "rescue_error" whose message is the library's
+# own and whose field `status` is the rescue_status code (see RESCUE_STATUS).
+
+#' Status codes of the C library, by name.
+RESCUE_STATUS <- c(OK = 0L, NULL_POINTER = 1L, INVALID_ARGUMENT = 2L, OUT_OF_RANGE = 3L, NON_FINITE = 4L,
+                   SIZE_MISMATCH = 5L, BUFFER_TOO_SMALL = 6L, UNKNOWN_TICKET = 7L, UNKNOWN_NAME = 8L,
+                   INVALID_STATE = 9L, BUDGET_EXHAUSTED = 10L, IO = 11L, CORRUPT_CHECKPOINT = 12L,
+                   UNSUPPORTED_VERSION = 13L, NUMERICAL = 14L, OUT_OF_MEMORY = 15L, CALLBACK = 16L,
+                   INTERNAL = 99L)
+
+rescue_condition <- function(status, message, call = NULL) {
+  structure(class = c("rescue_error", "error", "condition"),
+            list(message = message, call = call, status = as.integer(status)))
+}
+
+# Runs expr, turning the native layer's errors ("[rescue status N] message") into rescue_error.
+.rescue <- function(expr) {
+  tryCatch(expr, error = function(e) {
+    if (inherits(e, "rescue_error")) stop(e)
+    m <- regmatches(conditionMessage(e),
+                    regexec("^\\[rescue status ([0-9]+)\\] (.*)$", conditionMessage(e), perl = TRUE))[[1]]
+    if (length(m) == 3) stop(rescue_condition(as.integer(m[2]), m[3], sys.call(-4)))
+    stop(e)
+  })
+}
+
+.closed <- function(what) stop(rescue_condition(RESCUE_STATUS[["INVALID_STATE"]], paste("the", what, "is closed")))
+
+.handle <- function(obj) {
+  if (is.null(obj$ptr)) .closed(if (inherits(obj, "rescue_problem")) "problem" else "optimizer")
+  obj$ptr
+}
+
+.code <- function(value, table, what) {
+  if (is.character(value)) {
+    if (!value %in% names(table))
+      stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                            sprintf("unknown %s '%s' (known: %s)", what, value, paste(names(table), collapse = ", "))))
+    return(table[[value]])
+  }
+  as.integer(value)
+}
+
+.kinds <- c(continuous = 0L, integer = 1L, log = 2L)
+.senses <- c(min = 0L, minimize = 0L, max = 1L, maximize = 1L)
+.constraint_senses <- c(">=" = 0L, "<=" = 1L)
+
+.wrap <- function(ptr, class, deleter) {
+  obj <- new.env(parent = emptyenv())
+  obj$ptr <- ptr
+  class(obj) <- class
+  reg.finalizer(obj, function(e) close(e), onexit = TRUE)
+  obj
+}
+
+#' The library's version string.
+rescue_version <- function() versionString()
+
+#' A human-readable name for a status code.
+rescue_status_string <- function(status) statusString(as.integer(status))
+
+#' The names of the known strategies.
+rescue_strategies <- function() {
+  out <- character(0)
+  repeat {
+    s <- strategyList(length(out))
+    if (!nzchar(s)) return(out)
+    out <- c(out, s)
+  }
+}
+
+#' Exact hypervolume of the rows of `points` (all objectives minimized) against `reference`.
+rescue_hypervolume <- function(points, reference) {
+  points <- as.matrix(points)
+  if (length(points) == 0) points <- matrix(numeric(0), 0, length(reference))
+  .rescue(hypervolume(as.numeric(t(points)), ncol(points), as.numeric(reference)))
+}
+
+#' Row indices (1-based) of the non-dominated rows of `points`.
+rescue_pareto_filter <- function(points, violation = NULL) {
+  points <- as.matrix(points)
+  .rescue(paretoFilter(as.numeric(t(points)), ncol(points), as.numeric(violation))) + 1L
+}
+
+#' A problem definition.
+#'
+#' `options` is a data frame or list with `name`, `lower`, `upper` and optional `kind`
+#' ("continuous", "integer", "log"); `objectives` a named character vector of senses
+#' ("min"/"max") or a character vector of names (minimized); `constraints` a list of
+#' `list(name, threshold, sense)` with sense ">=" or "<="; `fidelity` either `c(lower, upper,
+#' target)` or `list(levels = ..., target = ...)`.
+rescue_problem <- function(options, objectives, fidelity = NULL, constraints = list(), indicators = character(0),
+                           seed = 0L, strategy = NULL, budget = NULL, initial_budget = NULL, params = list(),
+                           reference_point = NULL, cost_rate = NULL, cost_levels = NULL) {
+  p <- .wrap(.rescue(Problem()), "rescue_problem")
+  ptr <- p$ptr
+  options <- as.data.frame(options, stringsAsFactors = FALSE)
+  if (is.null(options$kind)) options$kind <- "continuous"
+  for (i in seq_len(nrow(options)))
+    .rescue(Problem_addOption(ptr, options$name[i], options$lower[i], options$upper[i],
+                              .code(options$kind[i], .kinds, "option kind")))
+  if (is.list(fidelity) && !is.null(fidelity$levels)) {
+    .rescue(Problem_setFidelityLevels(ptr, as.numeric(fidelity$levels), fidelity$target))
+  } else if (!is.null(fidelity)) {
+    .rescue(Problem_setFidelityRange(ptr, fidelity[1], fidelity[2], fidelity[3]))
+  }
+  if (!is.null(cost_rate)) .rescue(Problem_setCostExponential(ptr, cost_rate))
+  if (!is.null(cost_levels)) .rescue(Problem_setCostLevels(ptr, as.numeric(cost_levels)))
+  senses <- if (is.null(names(objectives))) setNames(rep("min", length(objectives)), objectives) else objectives
+  for (name in names(senses)) .rescue(Problem_addObjective(ptr, name, .code(senses[[name]], .senses, "objective sense")))
+  for (con in constraints)
+    .rescue(Problem_addConstraint(ptr, con[[1]], con[[2]], .code(con[[3]], .constraint_senses, "constraint sense")))
+  for (name in indicators) .rescue(Problem_addIndicator(ptr, name))
+  .configure(p, seed, strategy, budget, initial_budget, params, reference_point)
+}
+
+.configure <- function(p, seed, strategy, budget, initial_budget, params, reference_point) {
+  ptr <- p$ptr
+  if (!is.null(seed)) .rescue(Problem_setSeed(ptr, as.integer(seed)))
+  if (!is.null(strategy)) .rescue(Problem_setStrategy(ptr, strategy))
+  if (!is.null(budget)) .rescue(Problem_setBudget(ptr, budget))
+  if (!is.null(initial_budget)) .rescue(Problem_setInitialBudget(ptr, initial_budget))
+  for (key in names(params)) .rescue(Problem_setParam(ptr, key, params[[key]]))
+  if (!is.null(reference_point)) .rescue(Problem_setReferencePoint(ptr, as.numeric(reference_point)))
+  p
+}
+
+#' A built-in benchmark problem ("branin-currin", "park", "healthcare", "robot-standin").
+rescue_builtin_problem <- function(name, seed = NULL, strategy = NULL, budget = NULL, initial_budget = NULL,
+                                   params = list(), fidelity = NULL) {
+  p <- .wrap(.rescue(Problem(name)), "rescue_problem")
+  if (is.list(fidelity) && !is.null(fidelity$levels)) {
+    .rescue(Problem_setFidelityLevels(p$ptr, as.numeric(fidelity$levels), fidelity$target))
+  } else if (!is.null(fidelity)) {
+    .rescue(Problem_setFidelityRange(p$ptr, fidelity[1], fidelity[2], fidelity[3]))
+  }
+  .configure(p, seed, strategy, budget, initial_budget, params, NULL)
+}
+
+#' Noise-free evaluation of a built-in problem: list(objectives, constraints, indicators).
+rescue_evaluate <- function(problem, x, fidelity) {
+  e <- .rescue(Problem_evaluate(.handle(problem), as.numeric(x), fidelity))
+  list(objectives = Evaluation_objectives_get(e), constraints = Evaluation_constraints_get(e),
+       indicators = Evaluation_indicators_get(e))
+}
+
+#' Frees the problem now; a second close is harmless.
+close.rescue_problem <- function(con, ...) {
+  if (!is.null(con$ptr)) {
+    Problem_close(con$ptr)
+    con$ptr <- NULL
+  }
+  invisible(NULL)
+}
+
+#' An optimizer for a (copy of a) problem.
+rescue_optimizer <- function(problem) {
+  .wrap(.rescue(Optimizer(.handle(problem))), "rescue_optimizer")
+}
+
+.adopt <- function(native) {
+  reg.finalizer(native@ref, delete_Optimizer)
+  .wrap(native, "rescue_optimizer")
+}
+
+#' An optimizer restored from a checkpoint text.
+rescue_load <- function(text) .adopt(.rescue(Optimizer_load(text)))
+
+#' An optimizer restored from a checkpoint file.
+rescue_load_file <- function(path) .adopt(.rescue(Optimizer_loadFile(path.expand(path))))
+
+#' Frees the optimizer now; a second close is harmless.
+close.rescue_optimizer <- function(con, ...) {
+  if (!is.null(con$ptr)) {
+    Optimizer_close(con$ptr)
+    con$ptr <- NULL
+  }
+  invisible(NULL)
+}
+
+print.rescue_optimizer <- function(x, ...) {
+  if (is.null(x$ptr)) {
+    cat("<rescue optimizer (closed)>\n")
+  } else {
+    b <- rescue_budget(x)
+    cat(sprintf("<rescue optimizer: %s, %d observations, spent %g of %g>\n", Optimizer_strategyName(x$ptr),
+                Optimizer_numObservations(x$ptr), b[["spent"]], b[["total"]]))
+  }
+  invisible(x)
+}
+
+#' Dimensions and names of the optimizer's problem.
+rescue_info <- function(opt) {
+  h <- .handle(opt)
+  names_of <- function(n, f) vapply(seq_len(n) - 1L, function(i) f(h, i), "")
+  list(strategy = Optimizer_strategyName(h),
+       options = names_of(Optimizer_dimension(h), Optimizer_optionName),
+       objectives = names_of(Optimizer_numObjectives(h), Optimizer_objectiveName),
+       constraints = names_of(Optimizer_numConstraints(h), Optimizer_constraintName),
+       indicators = names_of(Optimizer_numIndicators(h), Optimizer_indicatorName),
+       target_fidelity = .rescue(Optimizer_targetFidelity(h)))
+}
+
+#' The next suggestion: list(x, fidelity, ticket).
+rescue_suggest <- function(opt) {
+  s <- .rescue(Optimizer_suggest(.handle(opt)))
+  list(x = Suggestion_x_get(s), fidelity = Suggestion_fidelity_get(s), ticket = Suggestion_ticket_get(s))
+}
+
+#' Reports the results of a pending ticket.
+rescue_observe <- function(opt, ticket, objectives, constraints = numeric(0), indicators = numeric(0)) {
+  invisible(.rescue(Optimizer_observe(.handle(opt), as.integer(ticket), as.numeric(objectives),
+                                      as.numeric(constraints), as.numeric(indicators))))
+}
+
+#' Reports an evaluation of a configuration and fidelity the caller chose.
+rescue_observe_at <- function(opt, x, fidelity, objectives, constraints = numeric(0), indicators = numeric(0)) {
+  invisible(.rescue(Optimizer_observeAt(.handle(opt), as.numeric(x), fidelity, as.numeric(objectives),
+                                        as.numeric(constraints), as.numeric(indicators))))
+}
+
+rescue_cancel <- function(opt, ticket) invisible(.rescue(Optimizer_cancel(.handle(opt), as.integer(ticket))))
+rescue_fail <- function(opt, ticket) invisible(.rescue(Optimizer_fail(.handle(opt), as.integer(ticket))))
+rescue_pending <- function(opt) .rescue(Optimizer_pending(.handle(opt)))
+rescue_done <- function(opt) .rescue(Optimizer_done(.handle(opt)))
+
+#' Budget accounting: c(spent, pending, total) (total 0 means unlimited).
+rescue_budget <- function(opt) {
+  b <- .rescue(Optimizer_budget(.handle(opt)))
+  c(spent = Budget_spent_get(b), pending = Budget_pending_get(b), total = Budget_total_get(b))
+}
+
+rescue_cost <- function(opt, x, fidelity) .rescue(Optimizer_cost(.handle(opt), as.numeric(x), fidelity))
+
+#' All observations: a data frame with the options, the fidelity, the objectives and `failed`.
+rescue_observations <- function(opt) {
+  h <- .handle(opt)
+  info <- rescue_info(opt)
+  n <- Optimizer_numObservations(h)
+  rows <- lapply(seq_len(n) - 1L, function(i) {
+    o <- .rescue(Optimizer_observation(h, i))
+    c(Observation_x_get(o), Observation_fidelity_get(o), Observation_objectives_get(o),
+      Observation_failed_get(o))
+  })
+  cols <- c(info$options, "fidelity", info$objectives, "failed")
+  m <- if (n > 0) do.call(rbind, rows) else matrix(numeric(0), 0, length(cols))
+  df <- as.data.frame(m)
+  names(df) <- cols
+  df$failed <- as.logical(df$failed)
+  df
+}
+
+#' The recommended Pareto set: list(x = n x d matrix, y = n x M matrix).
+rescue_pareto <- function(opt) {
+  p <- .rescue(Optimizer_pareto(.handle(opt)))
+  n <- ParetoSet_count_get(p)
+  info <- rescue_info(opt)
+  x <- matrix(ParetoSet_x_get(p), nrow = n, byrow = TRUE, dimnames = list(NULL, info$options))
+  y <- matrix(ParetoSet_y_get(p), nrow = n, byrow = TRUE, dimnames = list(NULL, info$objectives))
+  list(x = x, y = y)
+}
+
+#' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
+#' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
+rescue_add_observational <- function(opt, rows) {
+  rows <- as.matrix(rows)
+  invisible(.rescue(Optimizer_addObservational(.handle(opt), as.numeric(t(rows)), ncol(rows))))
+}
+
+#' The checkpoint text.
+rescue_save <- function(opt) .rescue(Optimizer_save(.handle(opt)))
+
+#' Writes a checkpoint file atomically.
+rescue_save_file <- function(opt, path) invisible(.rescue(Optimizer_saveFile(.handle(opt), path.expand(path))))
+
+#' Runs the ask/tell loop until the budget is spent, calling `f(x, fidelity)` for each
+#' suggestion; f returns the objective values, or list(objectives, constraints). An error in f
+#' marks the evaluation as failed and is signalled again. `problem` is a rescue_problem (an
+#' optimizer is created and closed) or a rescue_optimizer. Returns rescue_pareto().
+rescue_optimize <- function(f, problem) {
+  own <- inherits(problem, "rescue_problem")
+  opt <- if (own) rescue_optimizer(problem) else problem
+  if (own) on.exit(close(opt))
+  while (!rescue_done(opt)) {
+    s <- tryCatch(rescue_suggest(opt), rescue_error = function(e) {
+      if (e$status == RESCUE_STATUS[["BUDGET_EXHAUSTED"]]) NULL else stop(e)
+    })
+    if (is.null(s)) break
+    y <- withCallingHandlers(f(s$x, s$fidelity), error = function(e) rescue_fail(opt, s$ticket))
+    if (is.list(y)) rescue_observe(opt, s$ticket, y[[1]], y[[2]]) else rescue_observe(opt, s$ticket, y)
+  }
+  rescue_pareto(opt)
+}

@@ -1,0 +1,3 @@
+library(testthat)
+library(rescue)
+test_check("rescue")

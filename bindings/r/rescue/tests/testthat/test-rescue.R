@@ -1,0 +1,110 @@
+# Tests of the R package. The checkpoint written by the C reference program is read from
+# $RESCUE_CHECKPOINT_IN; this test writes its own to $RESCUE_CHECKPOINT_OUT (when set).
+
+reference_problem <- function() {
+  rescue_builtin_problem("branin-currin", seed = 7, strategy = "cost-aware-random", budget = 1000)
+}
+
+run <- function(opt, problem, max_obs = Inf) {
+  n <- 0
+  while (!rescue_done(opt) && n < max_obs) {
+    s <- tryCatch(rescue_suggest(opt), rescue_error = function(e) {
+      expect_equal(e$status, RESCUE_STATUS[["BUDGET_EXHAUSTED"]])
+      NULL
+    })
+    if (is.null(s)) break
+    rescue_observe(opt, s$ticket, rescue_evaluate(problem, s$x, s$fidelity)$objectives)
+    n <- n + 1
+  }
+}
+
+# Every observation (comparing these needs no model fit).
+history <- function(opt) rescue_observations(opt)
+
+problem <- reference_problem()
+reference <- local({
+  opt <- rescue_optimizer(problem)
+  run(opt, problem)
+  on.exit(close(opt))
+  history(opt)
+})
+
+test_that("version and strategies", {
+  expect_match(rescue_version(), "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  expect_true("cost-aware-random" %in% rescue_strategies())
+  expect_equal(rescue_status_string(RESCUE_STATUS[["UNKNOWN_TICKET"]]), "unknown ticket")
+})
+
+test_that("bad input is an R error condition with the library's message", {
+  e <- tryCatch(rescue_builtin_problem("no-such-problem"), rescue_error = function(e) e)
+  expect_s3_class(e, "rescue_error")
+  expect_equal(e$status, RESCUE_STATUS[["UNKNOWN_NAME"]])
+  expect_match(conditionMessage(e), "unknown benchmark problem 'no-such-problem'", fixed = TRUE)
+  expect_error(rescue_builtin_problem("branin-currin", strategy = "no-such-strategy"), "no-such-strategy",
+               class = "rescue_error")
+  opt <- rescue_optimizer(problem)
+  s <- rescue_suggest(opt)
+  expect_error(rescue_observe(opt, s$ticket, c(1, 2, 3)), "objective values: length 3", class = "rescue_error")
+  e <- tryCatch(rescue_observe(opt, s$ticket + 100L, c(1, 2)), rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["UNKNOWN_TICKET"]])
+  expect_equal(rescue_pending(opt), s$ticket)
+  rescue_cancel(opt, s$ticket)
+  expect_equal(rescue_budget(opt), c(spent = 0, pending = 0, total = 1000))
+  close(opt)
+  expect_error(rescue_load("garbage"), "not a RESCUE checkpoint", class = "rescue_error")
+})
+
+test_that("close frees deterministically, twice is harmless, the finalizer frees the rest", {
+  opt <- rescue_optimizer(problem)
+  expect_equal(rescue_info(opt)$options, c("x1", "x2"))
+  close(opt)
+  expect_null(opt$ptr)
+  close(opt)
+  e <- tryCatch(rescue_suggest(opt), rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["INVALID_STATE"]])
+  expect_match(conditionMessage(e), "closed")
+  for (i in 1:5) rescue_optimizer(problem)  # left to the finalizer
+  expect_silent(gc())
+})
+
+test_that("a checkpoint from C continues the reference run", {
+  opt <- rescue_load_file(Sys.getenv("RESCUE_CHECKPOINT_IN"))
+  on.exit(close(opt))
+  expect_gt(nrow(history(opt)), 0)
+  run(opt, problem)
+  expect_identical(history(opt), reference)
+})
+
+test_that("checkpoints for the other languages and in memory", {
+  opt <- rescue_optimizer(problem)
+  run(opt, problem, max_obs = 3)
+  out <- Sys.getenv("RESCUE_CHECKPOINT_OUT")
+  if (nzchar(out)) rescue_save_file(opt, out)
+  text <- rescue_save(opt)
+  close(opt)
+  opt <- rescue_load(text)
+  on.exit(close(opt))
+  expect_equal(nrow(history(opt)), 3)
+  run(opt, problem)
+  expect_identical(history(opt), reference)
+})
+
+test_that("rescue_optimize drives the loop with an R function and returns matrices", {
+  opt <- rescue_optimizer(problem)
+  on.exit(close(opt))
+  front <- rescue_optimize(function(x, s) rescue_evaluate(problem, x, s)$objectives, opt)
+  expect_identical(history(opt), reference)
+  expect_true(is.matrix(front$x) && is.matrix(front$y))
+  expect_equal(ncol(front$x), 2)
+  expect_equal(nrow(front$x), nrow(front$y))
+  expect_gt(nrow(front$x), 0)
+  failing <- rescue_optimizer(problem)
+  expect_error(rescue_optimize(function(x, s) stop("simulator crashed"), failing), "simulator crashed")
+  expect_true(rescue_observations(failing)$failed[1])
+  close(failing)
+})
+
+test_that("utilities", {
+  expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
+  expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
+})
