@@ -256,12 +256,30 @@ class Optimizer {
     return new Optimizer(o);
   }
 
+  /** An optimizer rebuilt from a crash-safe journal (see journalOpen()), which stays attached. */
+  static Optimizer* journalResume(const std::string& path) {
+    rescue_optimizer* o = nullptr;
+    int torn = 0;
+    detail::check(rescue_journal_resume(path.c_str(), &o, &torn));
+    Optimizer* opt = new Optimizer(o);
+    opt->torn_tail_ = torn != 0;
+    return opt;
+  }
+
   /** Frees the optimizer now; closing twice is harmless. */
   void close() {
     rescue_destroy(o_);
     o_ = nullptr;
   }
   bool closed() const { return o_ == nullptr; }
+
+  /** Starts a crash-safe journal: every state change is synced to the file before it returns. */
+  void journalOpen(const std::string& path) { check(rescue_journal_open(h(), path.c_str())); }
+  /** Detaches the journal; the file stays resumable. */
+  void journalClose() { check(rescue_journal_close(h())); }
+  bool journalIsOpen() const { return rescue_journal_is_open(h()) == 1; }
+  /** After journalResume(): whether a partly written last record was ignored. */
+  bool journalTornTail() const { return torn_tail_; }
 
   int dimension() const { return rescue_dimension(h()); }
   int numObjectives() const { return rescue_num_objectives(h()); }
@@ -408,6 +426,7 @@ class Optimizer {
   }
 
   rescue_optimizer* o_ = nullptr;
+  bool torn_tail_ = false;
 };
 
 }  // namespace rescue_binding

@@ -243,6 +243,7 @@ RESCUE_JAVA_ARRAY(int, jintArray, jint, int[], GetIntArrayRegion, SetIntArrayReg
 %}
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
+%newobject rescue_binding::Optimizer::journalResume;
 %ignore rescue_binding::Error;
 %ignore rescue_binding::Problem::get;
 #endif
@@ -277,6 +278,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 %rename("%(firstuppercase)s", %$ismember, %$isvariable) "";
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
+%newobject rescue_binding::Optimizer::journalResume;
 %ignore rescue_binding::Error;
 %ignore rescue_binding::Problem::get;
 %typemap(cscode) rescue_binding::Optimizer %{
@@ -329,6 +331,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 %template(IntVector) std::vector<int>;
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
+%newobject rescue_binding::Optimizer::journalResume;
 %ignore rescue_binding::Error;
 %ignore rescue_binding::Problem::get;
 #endif
@@ -339,6 +342,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 %template(IntVector) std::vector<int>;
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
+%newobject rescue_binding::Optimizer::journalResume;
 %ignore rescue_binding::Error;
 %ignore rescue_binding::Problem::get;
 #endif

@@ -368,6 +368,53 @@ module rescue
       integer(c_int) :: rescue_hypervolume
     end function
 
+    !> format RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON; as_discovered 0 or 1. Call with buffer
+    !! c_null_ptr and capacity 0 for the length, or use rescue_causal_graph_string.
+    function rescue_causal_graph(opt, format, as_discovered, buffer, capacity, length) bind(C, name="rescue_causal_graph")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: opt
+      integer(c_int), value :: format, as_discovered
+      type(c_ptr), value :: buffer
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: length
+      integer(c_int) :: rescue_causal_graph
+    end function
+
+    !> x(d, n), s(n); mean(p, n) and sd(p, n) with p = M + Q (sd may be c_null_ptr via the raw C call).
+    function rescue_causal_estimates(opt, x, n, d, s, mean, sd, p) bind(C, name="rescue_causal_estimates")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      real(c_double), intent(in) :: x(*)
+      integer(c_int), value :: n, d
+      real(c_double), intent(in) :: s(*)
+      real(c_double), intent(out) :: mean(*), sd(*)
+      integer(c_int), value :: p
+      integer(c_int) :: rescue_causal_estimates
+    end function
+
+    !> rows(ncols, n) receives n rows in the layout of rescue_add_observational.
+    function rescue_problem_sample_observational(problem, n, seed, rows, ncols) &
+        bind(C, name="rescue_problem_sample_observational")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: problem
+      integer(c_int), value :: n, seed
+      real(c_double), intent(out) :: rows(*)
+      integer(c_int), value :: ncols
+      integer(c_int) :: rescue_problem_sample_observational
+    end function
+
+    function rescue_journal_close(opt) bind(C, name="rescue_journal_close")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: opt
+      integer(c_int) :: rescue_journal_close
+    end function
+
+    function rescue_journal_is_open(opt) bind(C, name="rescue_journal_is_open")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: opt
+      integer(c_int) :: rescue_journal_is_open
+    end function
+
     !> violation: c_null_ptr (all feasible) or c_loc of n values. keep receives 0-based indices.
     function rescue_pareto_filter(points, n, m, violation, keep, count) bind(C, name="rescue_pareto_filter")
       import :: c_int, c_double, c_ptr
@@ -487,6 +534,37 @@ module rescue
       type(c_ptr), value :: opt
       integer(c_int), value :: index
       type(c_ptr) :: c_rescue_indicator_name
+    end function
+    function c_rescue_set_dag(opt, json) bind(C, name="rescue_set_dag")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: opt
+      character(kind=c_char), intent(in) :: json(*)
+      integer(c_int) :: c_rescue_set_dag
+    end function
+    function c_rescue_clear_dag(opt, json) bind(C, name="rescue_set_dag")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: opt, json
+      integer(c_int) :: c_rescue_clear_dag
+    end function
+    function c_rescue_constrain_edge(opt, from, to, kind) bind(C, name="rescue_constrain_edge")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: opt
+      character(kind=c_char), intent(in) :: from(*), to(*)
+      integer(c_int), value :: kind
+      integer(c_int) :: c_rescue_constrain_edge
+    end function
+    function c_rescue_journal_open(opt, path) bind(C, name="rescue_journal_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: opt
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: c_rescue_journal_open
+    end function
+    function c_rescue_journal_resume(path, out, torn_tail) bind(C, name="rescue_journal_resume")
+      import :: c_int, c_ptr, c_char
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int), intent(out) :: torn_tail
+      integer(c_int) :: c_rescue_journal_resume
     end function
     function c_rescue_save_file(opt, path) bind(C, name="rescue_save_file")
       import :: c_int, c_ptr, c_char
@@ -785,6 +863,30 @@ contains
     type(c_ptr), intent(out) :: out
     integer(c_int) :: status
     status = c_rescue_load_file(c_str(path), out)
+  end function
+
+  ! ---- causal model and journal ------------------------------------------------------------------
+
+  ! The causal-model functions (rescue_set_dag, rescue_constrain_edge, rescue_causal_graph,
+  ! rescue_causal_estimates, rescue_problem_sample_observational) are declared above with their C
+  ! arguments; the string arguments of c_rescue_set_dag and c_rescue_constrain_edge take
+  ! NUL-terminated text, e.g. c_rescue_set_dag(opt, json // c_null_char).
+
+  !> Starts a crash-safe journal at path (see rescue.h).
+  function rescue_journal_open(opt, path) result(status)
+    type(c_ptr), intent(in) :: opt
+    character(*), intent(in) :: path
+    integer(c_int) :: status
+    status = c_rescue_journal_open(opt, c_str(path))
+  end function
+
+  !> Rebuilds an optimizer from a journal; torn_tail is 1 when a partly written last record was ignored.
+  function rescue_journal_resume(path, out, torn_tail) result(status)
+    character(*), intent(in) :: path
+    type(c_ptr), intent(out) :: out
+    integer(c_int), intent(out) :: torn_tail
+    integer(c_int) :: status
+    status = c_rescue_journal_resume(c_str(path), out, torn_tail)
   end function
 
 end module rescue

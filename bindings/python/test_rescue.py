@@ -142,3 +142,18 @@ def test_utilities():
     assert rescue.hypervolume([[1, 2], [2, 1]], [3, 3]) == pytest.approx(3.0, abs=1e-15)
     assert rescue.pareto_filter(np.array([[1, 2], [2, 1], [3, 3]])) == [0, 1]
     assert math.isclose(rescue.hypervolume([], [1, 1]), 0.0)
+
+
+def test_journal_resumes_where_the_run_stopped(problem, reference_history, tmp_path):
+    path = tmp_path / "run.journal"
+    with rescue.Optimizer(problem) as opt:
+        opt.journal_open(path)
+        assert opt.journal_is_open
+        run(opt, problem, max_obs=4)
+    with rescue.Optimizer.journal_resume(path) as opt:
+        assert opt.journal_is_open and not opt.journal_torn_tail
+        assert opt.num_observations == 4
+        opt.journal_close()
+        assert not opt.journal_is_open
+        run(opt, problem)
+        assert np.array_equal(history(opt), reference_history)

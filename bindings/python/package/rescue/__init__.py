@@ -224,6 +224,28 @@ class Optimizer:
         """An optimizer restored from a checkpoint file (see save_file())."""
         return cls(None, _swig.Optimizer.loadFile(str(path)))
 
+    @classmethod
+    def journal_resume(cls, path):
+        """An optimizer rebuilt from a crash-safe journal (see journal_open()); the journal stays attached."""
+        return cls(None, _swig.Optimizer.journalResume(str(path)))
+
+    def journal_open(self, path):
+        """Starts a crash-safe journal: every state change is synced to the file before it returns."""
+        self._h().journalOpen(str(path))
+
+    def journal_close(self):
+        """Detaches the journal; the file stays resumable."""
+        self._h().journalClose()
+
+    @property
+    def journal_is_open(self):
+        return self._h().journalIsOpen()
+
+    @property
+    def journal_torn_tail(self):
+        """After journal_resume(): whether a partly written last record was ignored."""
+        return self._h().journalTornTail()
+
     def __enter__(self):
         return self
 

@@ -295,3 +295,12 @@ rescue_optimize <- function(f, problem) {
   }
   rescue_pareto(opt)
 }
+
+#' Starts a crash-safe journal: every state change is synced to the file before it returns.
+rescue_journal_open <- function(opt, path) invisible(.rescue(Optimizer_journalOpen(.handle(opt), path.expand(path))))
+
+#' Detaches the journal; the file stays resumable.
+rescue_journal_close <- function(opt) invisible(.rescue(Optimizer_journalClose(.handle(opt))))
+
+#' An optimizer rebuilt from a journal (which stays attached).
+rescue_journal_resume <- function(path) .adopt(.rescue(Optimizer_journalResume(path.expand(path))))

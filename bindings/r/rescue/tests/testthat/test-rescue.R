@@ -104,6 +104,20 @@ test_that("rescue_optimize drives the loop with an R function and returns matric
   close(failing)
 })
 
+test_that("a journal resumes where the run stopped", {
+  path <- tempfile(fileext = ".journal")
+  opt <- rescue_optimizer(problem)
+  rescue_journal_open(opt, path)
+  run(opt, problem, max_obs = 4)
+  close(opt)
+  opt <- rescue_journal_resume(path)
+  on.exit(close(opt))
+  expect_equal(nrow(history(opt)), 4)
+  rescue_journal_close(opt)
+  run(opt, problem)
+  expect_identical(history(opt), reference)
+})
+
 test_that("utilities", {
   expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
   expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
