@@ -157,3 +157,32 @@ def test_journal_resumes_where_the_run_stopped(problem, reference_history, tmp_p
         assert not opt.journal_is_open
         run(opt, problem)
         assert np.array_equal(history(opt), reference_history)
+
+
+def test_own_problem_with_constraints_and_indicators():
+    with rescue.Problem() as p:
+        p.add_option("x", 0.0, 1.0).add_option("n", 1, 8, kind="integer")
+        p.set_fidelity_levels([0.5, 1.0], 1.0).set_cost_levels([1.0, 10.0])
+        p.add_objective("err", "min").add_objective("speed", "max")
+        p.add_constraint("mem", 16.0, "<=").add_indicator("cache")
+        p.set_seed(3).set_budget(100.0)
+        with pytest.raises(rescue.RescueError, match="unknown option kind 'cubic'"):
+            p.add_option("z", 0.0, 1.0, kind="cubic")
+        with rescue.Optimizer(p) as opt:
+            assert opt.option_names == ["x", "n"] and opt.objective_names == ["err", "speed"]
+            assert opt.constraint_names == ["mem"] and opt.indicator_names == ["cache"]
+            assert opt.option_info(1)[2] == rescue.RESCUE_INTEGER
+            assert opt.constraint_info(0) == (16.0, rescue.RESCUE_LEQ)
+            assert opt.objective_sense(1) == rescue.RESCUE_MAXIMIZE
+            s = opt.suggest()
+            assert s.x[1] == round(s.x[1]) and s.fidelity in (0.5, 1.0)
+            opt.observe(s.ticket, [0.25, 3.0], [12.0], [float("nan")])
+            o = opt.observation(0)
+            assert list(o.objectives) == [0.25, 3.0] and list(o.constraints) == [12.0]
+            assert opt.budget().spent == opt.cost(s.x, s.fidelity) in (1.0, 10.0)
+            opt.observe_at([0.5, 2], 1.0, [0.5, 1.0], [20.0])
+            assert opt.num_observations == 2
+            opt.add_observational(np.array([[0.1, 3, 1.0, 0.5, 0.2, 2.0, 10.0]]))
+            assert opt.num_observational == 1
+            with pytest.raises(rescue.RescueError, match="observational rows need 7 columns"):
+                opt.add_observational([[0.1, 3, 1.0]])
