@@ -118,6 +118,32 @@ test_that("a journal resumes where the run stopped", {
   expect_identical(history(opt), reference)
 })
 
+test_that("a problem of one's own: options, levels, constraints, indicators, data", {
+  p <- rescue_problem(options = data.frame(name = c("x", "n"), lower = c(0, 1), upper = c(1, 8),
+                                           kind = c("continuous", "integer")),
+                      objectives = c(err = "min", speed = "max"), fidelity = list(levels = c(0.5, 1), target = 1),
+                      constraints = list(list("mem", 16, "<=")), indicators = "cache", seed = 3, budget = 100,
+                      cost_levels = c(1, 10))
+  on.exit(close(p))
+  expect_error(rescue_problem(options = list(name = "x", lower = 0, upper = 1, kind = "cubic"), objectives = "f"),
+               "unknown option kind 'cubic'", class = "rescue_error")
+  opt <- rescue_optimizer(p)
+  info <- rescue_info(opt)
+  expect_equal(info$options, c("x", "n"))
+  expect_equal(info$constraints, "mem")
+  expect_equal(info$indicators, "cache")
+  s <- rescue_suggest(opt)
+  expect_equal(s$x[2], round(s$x[2]))
+  rescue_observe(opt, s$ticket, c(0.25, 3), 12, NA_real_)
+  obs <- rescue_observations(opt)
+  expect_equal(unname(unlist(obs[1, c("err", "speed")])), c(0.25, 3))
+  expect_equal(rescue_budget(opt)[["spent"]], rescue_cost(opt, s$x, s$fidelity))
+  rescue_add_observational(opt, rbind(c(0.1, 3, 1, 0.5, 0.2, 2, 10)))
+  expect_error(rescue_add_observational(opt, rbind(c(0.1, 3, 1))), "observational rows need 7 columns",
+               class = "rescue_error")
+  close(opt)
+})
+
 test_that("utilities", {
   expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
   expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
