@@ -1,0 +1,186 @@
+#include "bench/bench_run.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "bench/regret_curve.hpp"
+#include "moo/hypervolume.hpp"
+#include "rescue.h"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+namespace rescue::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct ProblemHandle {
+  rescue_problem* p = nullptr;
+  ~ProblemHandle() { rescue_problem_free(p); }
+};
+struct OptimizerHandle {
+  rescue_optimizer* o = nullptr;
+  ~OptimizerHandle() { rescue_destroy(o); }
+};
+
+// Throws with the library's message when a C call fails.
+void check(rescue_status st, const char* what, const char* msg) {
+  if (st != RESCUE_OK) throw Error(static_cast<Status>(st), std::string(what) + ": " + msg);
+}
+
+bool feasible(const ProblemSpec& spec, const std::vector<double>& g) {
+  for (int q = 0; q < spec.num_constraints(); ++q)
+    if (!spec.constraints()[q].feasible(g[q])) return false;
+  return true;
+}
+
+}  // namespace
+
+double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs) {
+  const ProblemSpec& spec = problem.spec();
+  const int d = spec.dim(), m = spec.num_objectives();
+  if (configs.size() % static_cast<std::size_t>(d) != 0)
+    fail(Status::SizeMismatch, "inferred hypervolume: configurations are not a multiple of the dimension");
+  const std::size_t n = configs.size() / static_cast<std::size_t>(d);
+  std::vector<double> ref(m), points;
+  for (int j = 0; j < m; ++j) ref[j] = spec.to_min(j, spec.reference_point()[j]);
+  for (std::size_t i = 0; i < n; ++i) {
+    const problems::Evaluation e = problem.evaluate(configs.data() + i * d, spec.fidelity().target);
+    if (!feasible(spec, e.g)) continue;
+    for (int j = 0; j < m; ++j) points.push_back(spec.to_min(j, e.y[j]));
+  }
+  return moo::hypervolume(points, static_cast<std::size_t>(m), ref);
+}
+
+RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& progress) {
+  RunResult run;
+  run.spec = rs;
+  const auto problem = problems::make_problem(rs.problem);
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  for (const auto& o : spec.options()) run.option_names.push_back(o.name);
+  run.target_fidelity = spec.fidelity().target;
+  const double unit = spec.target_cost();
+
+  // Independent streams for the observational data and the observation noise;
+  // the engine has its own generator seeded with the same seed, so every
+  // strategy sees the same initial design and the same noise on it.
+  Rng master(rs.seed);
+  Rng observational_rng = master.split();
+  Rng noise_rng = master.split();
+
+  ProblemHandle ph;
+  check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", rescue_last_error());
+  check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
+        rescue_problem_errmsg(ph.p));
+  check(rescue_problem_set_strategy(ph.p, rs.strategy.c_str()), "rescue_problem_set_strategy",
+        rescue_problem_errmsg(ph.p));
+  check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
+        rescue_problem_errmsg(ph.p));
+  check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget",
+        rescue_problem_errmsg(ph.p));
+  OptimizerHandle oh;
+  check(rescue_create(ph.p, &oh.o), "rescue_create", rescue_last_error());
+  rescue_optimizer* opt = oh.o;
+
+  // The library's cost unit must be the one the budget was stated in.
+  {
+    std::vector<double> x0(d);
+    for (int j = 0; j < d; ++j) x0[j] = spec.options()[j].lower;
+    double c = 0.0;
+    check(rescue_cost(opt, x0.data(), d, run.target_fidelity, &c), "rescue_cost", rescue_errmsg(opt));
+    if (std::fabs(c - unit) > 1e-9 * unit)
+      fail(Status::Internal, "target cost differs between the problem (" + std::to_string(unit) + ") and the library (" +
+                                 std::to_string(c) + ")");
+  }
+
+  if (rs.observational_rows > 0) {
+    std::vector<double> rows;
+    const int width = d + 1 + k + m + q;
+    for (int i = 0; i < rs.observational_rows; ++i) {
+      const std::vector<double> row = problem->sample_observational(observational_rng);
+      if (static_cast<int>(row.size()) != width) fail(Status::Internal, "observational row of unexpected width");
+      run.observational_cost += spec.cost(row.data(), row[d]) / unit;
+      rows.insert(rows.end(), row.begin(), row.end());
+    }
+    check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational",
+          rescue_errmsg(opt));
+  }
+
+  const double total = rs.initial_budget + rs.budget;
+  std::vector<double> x(d), px, py;
+  double last_hv = 0.0, last_recommend_cost = -INFINITY;
+  run.stop_reason = "suggestion limit";
+  try {
+    for (int it = 1; it <= rs.max_suggestions; ++it) {
+      if (rescue_done(opt) == 1) {
+        run.stop_reason = "budget spent";
+        break;
+      }
+      double spent_before = 0.0;
+      rescue_budget(opt, &spent_before, nullptr, nullptr);
+      double s = 0.0;
+      int ticket = 0;
+      const auto t0 = Clock::now();
+      const rescue_status st = rescue_suggest(opt, x.data(), d, &s, &ticket);
+      const double suggest_seconds = seconds_since(t0);
+      if (st == RESCUE_ERR_BUDGET_EXHAUSTED) {
+        run.stop_reason = "budget spent";
+        break;
+      }
+      check(st, "rescue_suggest", rescue_errmsg(opt));
+      const problems::Evaluation e = problem->evaluate_noisy(x.data(), s, noise_rng);
+      check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
+            "rescue_observe", rescue_errmsg(opt));
+
+      IterationRecord r;
+      r.iteration = it;
+      double spent = 0.0;
+      rescue_budget(opt, &spent, nullptr, nullptr);
+      r.cumulative_cost = spent / unit;
+      // The engine runs the initial design while its budget is not spent.
+      r.initial = spent_before < rs.initial_budget * unit && spent <= rs.initial_budget * unit * (1.0 + 1e-12);
+      r.fidelity = s;
+      r.x = x;
+      r.suggest_seconds = suggest_seconds;
+      r.violated = !feasible(spec, e.g);
+      r.violated_at_target = !feasible(spec, problem->evaluate(x.data(), run.target_fidelity).g);
+
+      const bool last = rescue_done(opt) == 1 || it == rs.max_suggestions;
+      if (rs.recommend_every <= 0.0 || last || r.cumulative_cost - last_recommend_cost >= rs.recommend_every) {
+        const auto t1 = Clock::now();
+        int count = 0;
+        check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(opt));
+        px.assign(static_cast<std::size_t>(count) * d, 0.0);
+        py.assign(static_cast<std::size_t>(count) * m, 0.0);
+        if (count > 0)
+          check(rescue_pareto(opt, px.data(), py.data(), count, &count), "rescue_pareto", rescue_errmsg(opt));
+        last_hv = inferred_hypervolume(*problem, px);
+        r.recommend_seconds = seconds_since(t1);
+        r.recommended = count;
+        last_recommend_cost = r.cumulative_cost;
+      } else {
+        r.recommended = -1;
+      }
+      r.inferred_hv = last_hv;
+      r.log10_regret = log10_regret(rs.hv_max, last_hv);
+      run.iterations.push_back(std::move(r));
+      if (progress) progress(std::min(1.0, run.iterations.back().cumulative_cost / total));
+    }
+    if (run.stop_reason == "suggestion limit" && rescue_done(opt) == 1) run.stop_reason = "budget spent";
+  } catch (const Error& err) {
+    run.stop_reason = std::string("error: ") + err.what();
+  }
+  run.complete = true;
+  if (progress) progress(1.0);
+  return run;
+}
+
+}  // namespace rescue::bench

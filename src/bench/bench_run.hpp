@@ -1,0 +1,28 @@
+// One benchmark run through the C ABI (experiment protocol): the built-in
+// problem, 200 noisy observational rows, the cost-aware initial design and then
+// the strategy until the budget is spent or 200 suggestions are made; after
+// every iteration the shared recommender's configurations are evaluated
+// noise-free at the target fidelity, infeasible ones dropped, and the
+// hypervolume and log10 regret against the stored maximum recorded.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "bench/run_record.hpp"
+#include "problems/benchmark_problem.hpp"
+
+namespace rescue::bench {
+
+/// Hypervolume of the feasible ones among `configs` (n x d, point-major),
+/// evaluated noise-free at the target fidelity, with the problem's reference
+/// point (maximized objectives negated, minimization convention).
+double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs);
+
+/// Runs one (problem, strategy, seed). `progress` (may be empty) is called
+/// after every iteration with the fraction of the total budget spent.
+/// Library failures end the run early with the library's message in
+/// stop_reason (complete stays true so that the run is not retried forever;
+/// the reason starts with "error:").
+RunResult run_benchmark(const RunSpec& spec, const std::function<void(double)>& progress = {});
+
+}  // namespace rescue::bench

@@ -1,0 +1,174 @@
+#include "bench/experiment.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <ostream>
+#include <thread>
+
+#include "bench/bench_run.hpp"
+#include "bench/plots.hpp"
+#include "bench/progress_bar.hpp"
+#include "bench/summary.hpp"
+#include "problems/max_hypervolume.hpp"
+#include "util/error.hpp"
+
+namespace rescue::bench {
+
+namespace fs = std::filesystem;
+
+double protocol_budget(const std::string& problem) {
+  static const std::string suffix = "-adversarial";
+  std::string base = problem;
+  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+    base.erase(base.size() - suffix.size());
+  if (base == "branin-currin" || base == "healthcare") return 5.0;
+  if (base == "park") return 10.0;
+  if (base == "robot-standin") return 20.0;
+  fail(Status::UnknownName, "no protocol budget for problem '" + problem + "'");
+}
+
+ExperimentConfig quick_config() {
+  ExperimentConfig c;
+  c.problems = {"branin-currin", "healthcare"};
+  c.seeds = 2;
+  c.budget = 1.0;
+  c.out_dir = "rescue-bench-quick";
+  return c;
+}
+
+std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
+  if (config.seeds < 1) fail(Status::InvalidArgument, "at least one seed is needed");
+  if (config.problems.empty() || config.strategies.empty())
+    fail(Status::InvalidArgument, "at least one problem and one strategy are needed");
+  std::vector<RunSpec> plan;
+  for (const auto& p : config.problems) {
+    const double hv_max = problems::max_hypervolume(p).value;
+    const double budget = config.budget >= 0.0 ? config.budget : protocol_budget(p);
+    for (int k = 0; k < config.seeds; ++k)
+      for (const auto& s : config.strategies) {
+        RunSpec r;
+        r.problem = p;
+        r.strategy = s;
+        r.seed = config.first_seed + static_cast<std::uint64_t>(k);
+        r.budget = budget;
+        r.initial_budget = config.initial_budget;
+        r.observational_rows = config.observational_rows;
+        r.max_suggestions = config.max_suggestions;
+        r.recommend_every = config.recommend_every;
+        r.hv_max = hv_max;
+        plan.push_back(r);
+      }
+  }
+  return plan;
+}
+
+std::string run_csv_path(const std::string& out_dir, const RunSpec& spec) {
+  return out_dir + "/runs/" + spec.problem + "/" + spec.strategy + "/seed-" + std::to_string(spec.seed) + ".csv";
+}
+
+namespace {
+
+// A complete CSV for exactly these settings (a changed setting reruns it).
+bool already_done(const std::string& path, const RunSpec& spec) {
+  std::ifstream in(path);
+  if (!in) return false;
+  try {
+    const RunResult r = read_run_csv(in);
+    const RunSpec& s = r.spec;
+    return r.complete && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
+           s.observational_rows == spec.observational_rows && s.max_suggestions == spec.max_suggestions &&
+           s.recommend_every == spec.recommend_every && s.hv_max == spec.hv_max;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+void write_atomically(const std::string& path, const RunResult& run) {
+  fs::create_directories(fs::path(path).parent_path());
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) fail(Status::Io, "cannot write " + tmp);
+    write_run_csv(out, run);
+    if (!out) fail(Status::Io, "error writing " + tmp);
+  }
+  fs::rename(tmp, path);
+}
+
+}  // namespace
+
+int run_experiment(const ExperimentConfig& config, std::ostream& log) {
+  const auto plan = plan_runs(config);
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (!already_done(run_csv_path(config.out_dir, plan[i]), plan[i])) todo.push_back(i);
+  log << plan.size() << " runs planned, " << plan.size() - todo.size() << " already complete, " << todo.size()
+      << " to run with " << config.jobs << " job(s); output in " << config.out_dir << "\n";
+  fs::create_directories(config.out_dir);
+
+  ProgressBar bar(todo.size(), log, isatty(STDERR_FILENO) && &log == &std::cerr);
+  std::atomic<std::size_t> next{0};
+  std::atomic<int> errors{0};
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t k = next.fetch_add(1);
+      if (k >= todo.size()) return;
+      const RunSpec& spec = plan[todo[k]];
+      std::string note;
+      try {
+        const RunResult run = run_benchmark(spec, [&](double f) { bar.update(k, f); });
+        write_atomically(run_csv_path(config.out_dir, spec), run);
+        if (run.stop_reason.rfind("error", 0) == 0) ++errors;
+        note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + ": " +
+               std::to_string(run.iterations.size()) + " queries, " + run.stop_reason;
+      } catch (const std::exception& e) {
+        ++errors;
+        note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + " FAILED: " + e.what();
+      }
+      bar.finish(k, note);
+    }
+  };
+  std::vector<std::thread> threads;
+  const int jobs = std::max(1, std::min<int>(config.jobs, static_cast<int>(std::max<std::size_t>(todo.size(), 1))));
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  summarize_experiment(config, log);
+  return errors.load();
+}
+
+std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std::ostream& log) {
+  std::vector<RunResult> runs;
+  for (const auto& spec : plan_runs(config)) {
+    std::ifstream in(run_csv_path(config.out_dir, spec));
+    if (!in) continue;
+    RunResult r = read_run_csv(in);
+    if (r.complete) runs.push_back(std::move(r));
+  }
+  std::vector<ProblemSummary> summaries;
+  for (const auto& p : config.problems) summaries.push_back(summarize_problem(p, runs, config.strategies));
+  fs::create_directories(config.out_dir);
+  {
+    std::ofstream md(config.out_dir + "/summary.md");
+    md << summary_markdown(summaries, runs, config.command);
+    std::ofstream csv(config.out_dir + "/summary.csv");
+    write_summary_csv(csv, summaries);
+    if (!md || !csv) fail(Status::Io, "cannot write the summary in " + config.out_dir);
+  }
+  log << "summary of " << runs.size() << " runs: " << config.out_dir << "/summary.md\n";
+  if (config.plots) {
+    const bool render = gnuplot_available();
+    if (!render) log << "warning: gnuplot not found; plot data and scripts are written, images are not\n";
+    const std::string dir = config.out_dir + "/plots";
+    fs::create_directories(dir);
+    std::size_t images = 0;
+    for (const auto& p : config.problems) images += write_problem_plots(dir, p, runs, config.strategies, render).size();
+    log << images << " plot images in " << dir << "\n";
+  }
+  return runs;
+}
+
+}  // namespace rescue::bench

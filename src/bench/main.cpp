@@ -1,0 +1,175 @@
+// rescue-bench: runs strategies x problems x seeds under the experiment
+// protocol (docs/results/README.md), or recomputes the stored maximum
+// hypervolumes (--check-max-hv).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/experiment.hpp"
+#include "bench/max_hv_search.hpp"
+#include "bench/suggest_timing.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "problems/max_hypervolume.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+std::string joined(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+std::string g17(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// Recomputes each problem's maximum hypervolume and compares it with the
+// stored one: the check fails when the recomputation exceeds the stored value
+// by more than its stated precision (the stored value would then put a false
+// floor under every regret curve).
+int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed) {
+  rescue::bench::MaxHvOptions options = quick ? rescue::bench::MaxHvOptions::quick() : rescue::bench::MaxHvOptions{};
+  options.seed = seed;
+  std::mutex io;
+  std::vector<int> failed(names.size(), 0);
+  std::vector<std::string> rows(names.size());
+  std::size_t next = 0;
+  auto worker = [&] {
+    for (;;) {
+      std::size_t i;
+      {
+        std::lock_guard<std::mutex> lock(io);
+        if (next >= names.size()) return;
+        i = next++;
+      }
+      const auto problem = rescue::problems::make_problem(names[i]);
+      const auto res = rescue::bench::compute_max_hypervolume(*problem, options, [&](const std::string& line) {
+        std::lock_guard<std::mutex> lock(io);
+        std::cerr << "  " << line << "\n";
+      });
+      std::ostringstream out;
+      out << names[i] << ": recomputed " << g17(res.value) << " (precision " << g17(res.precision) << ", "
+          << res.evaluations << " evaluations, front of " << res.front_size << " points; " << res.method << ")\n";
+      rows[i] = "      {\"" + names[i] + "\", " + g17(res.value) + ", " + g17(res.precision) + ",\n       \"" +
+                res.method + "\",\n       " + std::to_string(res.evaluations) + "},";
+      try {
+        const auto& stored = rescue::problems::max_hypervolume(names[i]);
+        const bool ok = res.value <= stored.value + stored.precision;
+        out << "  stored " << g17(stored.value) << " (precision " << g17(stored.precision) << "): recomputed - stored = "
+            << g17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";
+        failed[i] = ok ? 0 : 1;
+      } catch (const rescue::Error& e) {
+        out << "  FAIL: " << e.what() << "\n";
+        failed[i] = 1;
+      }
+      std::lock_guard<std::mutex> lock(io);
+      std::cout << out.str() << std::flush;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < std::max(1, jobs); ++j) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  std::cout << "\nTable rows (src/problems/max_hypervolume.cpp):\n";
+  for (const auto& r : rows) std::cout << r << "\n";
+  int n = 0;
+  for (int f : failed) n += f;
+  return n == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Runs are parallel across threads, each single-threaded; the user's setting wins.
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+
+  CLI::App app{"rescue-bench: strategies x problems x seeds under the RESCUE experiment protocol"};
+  rescue::bench::ExperimentConfig cfg;
+  bool quick = false, check = false, summarize_only = false, no_plots = false;
+  std::vector<std::string> problems, strategies;
+  double budget = -1.0;
+  int seeds = 0;
+  std::string out;
+  app.add_flag("--quick", quick,
+               "Quick setting: 2 seeds, branin-currin and healthcare, budget 1 target unit (with --check-max-hv: "
+               "a cheap recomputation)");
+  app.add_flag("--check-max-hv", check, "Recompute each problem's maximum hypervolume and compare with the stored one");
+  app.add_option("--problems", problems, "Problems (comma-separated or repeated)")->delimiter(',');
+  app.add_option("--strategies", strategies,
+                 "Strategies (comma-separated or repeated); default random,cost-aware-random,hvkg,ehvi,momf")
+      ->delimiter(',');
+  app.add_option("--seeds", seeds, "Number of seeds (default 20; --quick: 2)");
+  app.add_option("--first-seed", cfg.first_seed, "First seed (default 1)");
+  app.add_option("--budget", budget,
+                 "Budget after the initial design, in target-fidelity evaluations (default: the protocol's, "
+                 "branin-currin 5, healthcare 5, park 10, robot-standin 20; --quick: 1)");
+  app.add_option("--initial-budget", cfg.initial_budget, "Cost-aware initial design budget, target units (default 2)");
+  app.add_option("--observational", cfg.observational_rows, "Observational rows for the causal model (default 200)");
+  app.add_option("--max-suggestions", cfg.max_suggestions, "Suggestions per run at most (default 200)");
+  app.add_option("--recommend-every", cfg.recommend_every,
+                 "Evaluate the recommender only when the cost advanced this much (target units; default 0: after "
+                 "every iteration)");
+  app.add_option("-j,--jobs", cfg.jobs, "Runs in parallel (default 1)");
+  app.add_option("--out", out, "Output directory (default rescue-bench-out; --quick: rescue-bench-quick)");
+  app.add_flag("--summarize-only", summarize_only, "Only rebuild the summary and plots from the run CSVs");
+  app.add_flag("--no-plots", no_plots, "Do not write plots");
+  std::uint64_t max_hv_seed = 1;
+  app.add_option("--max-hv-seed", max_hv_seed, "Seed of the --check-max-hv search (default 1, the stored values' seed)");
+  std::vector<int> time_at;
+  int repeats = 5;
+  app.add_option("--time-suggestions", time_at,
+                 "Instead of runs: time one suggestion of each strategy with these numbers of observations in "
+                 "(e.g. 20,50,100); writes <out>/suggest-times.md")
+      ->delimiter(',');
+  app.add_option("--timing-repeats", repeats, "Repeats (seeds) per timing (default 5)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (check) {
+      if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
+      return check_max_hv(problems, quick, cfg.jobs, max_hv_seed);
+    }
+    if (quick) {
+      const auto q = rescue::bench::quick_config();
+      cfg.problems = q.problems;
+      cfg.seeds = q.seeds;
+      cfg.budget = q.budget;
+      cfg.out_dir = q.out_dir;
+    }
+    if (!problems.empty()) cfg.problems = problems;
+    if (!strategies.empty()) cfg.strategies = strategies;
+    if (seeds > 0) cfg.seeds = seeds;
+    if (budget >= 0.0) cfg.budget = budget;
+    if (!out.empty()) cfg.out_dir = out;
+    cfg.plots = !no_plots;
+    cfg.command = joined(argc, argv);
+    if (!time_at.empty()) {
+      const auto timings = rescue::bench::time_suggestions(cfg.problems, cfg.strategies, time_at, repeats,
+                                                           cfg.first_seed, cfg.observational_rows);
+      const std::string md = rescue::bench::suggest_timing_markdown(timings, cfg.command);
+      std::filesystem::create_directories(cfg.out_dir);
+      std::ofstream(cfg.out_dir + "/suggest-times.md") << md;
+      std::cout << md;
+      return 0;
+    }
+    if (summarize_only) {
+      rescue::bench::summarize_experiment(cfg, std::cerr);
+      return 0;
+    }
+    const int errors = rescue::bench::run_experiment(cfg, std::cerr);
+    if (errors > 0) std::cerr << errors << " run(s) stopped on an error (see the run CSVs)\n";
+    return errors > 0 ? 2 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "rescue-bench: " << e.what() << "\n";
+    return 1;
+  }
+}

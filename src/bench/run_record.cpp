@@ -1,0 +1,147 @@
+#include "bench/run_record.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "bench/regret_curve.hpp"
+#include "util/error.hpp"
+
+namespace rescue::bench {
+
+namespace {
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream is(line);
+  while (std::getline(is, cell, sep)) out.push_back(cell);
+  if (!line.empty() && line.back() == sep) out.emplace_back();
+  return out;
+}
+
+[[noreturn]] void bad(int line, const std::string& why) {
+  fail(Status::InvalidArgument, "run CSV, line " + std::to_string(line) + ": " + why);
+}
+
+double to_double(const std::string& s, int line) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0') bad(line, "'" + s + "' is not a number");
+  return v;
+}
+
+}  // namespace
+
+void write_run_csv(std::ostream& out, const RunResult& run) {
+  const RunSpec& s = run.spec;
+  out << "# rescue-bench run\n"
+      << "# problem=" << s.problem << "\n# strategy=" << s.strategy << "\n# seed=" << s.seed
+      << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
+      << "\n# observational_rows=" << s.observational_rows << "\n# max_suggestions=" << s.max_suggestions
+      << "\n# recommend_every=" << num(s.recommend_every) << "\n# hv_max=" << num(s.hv_max)
+      << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
+      << "\n";
+  out << "iteration,initial,cumulative_cost,fidelity";
+  for (const auto& n : run.option_names) out << ",x." << n;
+  out << ",inferred_hv,log10_regret,best_log10_regret,violated,violated_at_target,suggest_seconds,recommend_seconds,"
+         "recommended\n";
+  double best = INFINITY;
+  for (const auto& r : run.iterations) {
+    best = std::min(best, r.log10_regret);
+    out << r.iteration << ',' << (r.initial ? 1 : 0) << ',' << num(r.cumulative_cost) << ',' << num(r.fidelity);
+    for (double v : r.x) out << ',' << num(v);
+    out << ',' << num(r.inferred_hv) << ',' << num(r.log10_regret) << ',' << num(best) << ',' << (r.violated ? 1 : 0)
+        << ',' << (r.violated_at_target ? 1 : 0) << ',' << num(r.suggest_seconds) << ','
+        << num(r.recommend_seconds) << ',' << r.recommended << '\n';
+  }
+  if (run.complete) out << "# complete stop=" << run.stop_reason << "\n";
+}
+
+RunResult read_run_csv(std::istream& in) {
+  RunResult run;
+  std::map<std::string, std::string> meta;
+  std::string line;
+  int lineno = 0;
+  std::vector<std::string> header;
+  std::size_t d = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      const std::string body = line.size() > 2 ? line.substr(2) : "";
+      if (body.rfind("complete", 0) == 0) {
+        run.complete = true;
+        const auto eq = body.find("stop=");
+        run.stop_reason = eq == std::string::npos ? "" : body.substr(eq + 5);
+        continue;
+      }
+      const auto eq = body.find('=');
+      if (eq != std::string::npos) meta[body.substr(0, eq)] = body.substr(eq + 1);
+      continue;
+    }
+    if (header.empty()) {
+      header = split(line, ',');
+      if (header.size() < 12 || header[0] != "iteration") bad(lineno, "expected the column header");
+      d = header.size() - 12;
+      for (std::size_t j = 0; j < d; ++j) {
+        const std::string& h = header[4 + j];
+        if (h.rfind("x.", 0) != 0) bad(lineno, "column '" + h + "' is not an option");
+        run.option_names.push_back(h.substr(2));
+      }
+      continue;
+    }
+    if (run.complete) bad(lineno, "data after the completion line");
+    const auto cells = split(line, ',');
+    if (cells.size() != header.size())
+      bad(lineno, std::to_string(cells.size()) + " cells, expected " + std::to_string(header.size()));
+    IterationRecord r;
+    std::size_t c = 0;
+    r.iteration = static_cast<int>(to_double(cells[c++], lineno));
+    r.initial = to_double(cells[c++], lineno) != 0.0;
+    r.cumulative_cost = to_double(cells[c++], lineno);
+    r.fidelity = to_double(cells[c++], lineno);
+    for (std::size_t j = 0; j < d; ++j) r.x.push_back(to_double(cells[c++], lineno));
+    r.inferred_hv = to_double(cells[c++], lineno);
+    r.log10_regret = to_double(cells[c++], lineno);
+    ++c;  // best so far: derived
+    r.violated = to_double(cells[c++], lineno) != 0.0;
+    r.violated_at_target = to_double(cells[c++], lineno) != 0.0;
+    r.suggest_seconds = to_double(cells[c++], lineno);
+    r.recommend_seconds = to_double(cells[c++], lineno);
+    r.recommended = static_cast<int>(to_double(cells[c++], lineno));
+    if (!run.iterations.empty() && r.cumulative_cost < run.iterations.back().cumulative_cost)
+      bad(lineno, "cumulative cost decreases");
+    run.iterations.push_back(std::move(r));
+  }
+  if (header.empty()) fail(Status::InvalidArgument, "run CSV: no column header");
+  auto get = [&](const char* key) -> const std::string& {
+    auto it = meta.find(key);
+    if (it == meta.end()) fail(Status::InvalidArgument, std::string("run CSV: missing metadata '") + key + "'");
+    return it->second;
+  };
+  RunSpec& s = run.spec;
+  s.problem = get("problem");
+  s.strategy = get("strategy");
+  s.seed = static_cast<std::uint64_t>(std::stoull(get("seed")));
+  s.budget = to_double(get("budget"), 0);
+  s.initial_budget = to_double(get("initial_budget"), 0);
+  s.observational_rows = std::stoi(get("observational_rows"));
+  s.max_suggestions = std::stoi(get("max_suggestions"));
+  s.recommend_every = to_double(get("recommend_every"), 0);
+  s.hv_max = to_double(get("hv_max"), 0);
+  run.target_fidelity = to_double(get("target_fidelity"), 0);
+  run.observational_cost = to_double(get("observational_cost"), 0);
+  return run;
+}
+
+}  // namespace rescue::bench

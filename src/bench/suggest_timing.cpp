@@ -1,0 +1,117 @@
+#include "bench/suggest_timing.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "bench/summary.hpp"
+#include "core/sampling.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "rescue.h"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+namespace rescue::bench {
+
+namespace {
+
+void check(rescue_status st, const char* what, const char* msg) {
+  if (st != RESCUE_OK) throw Error(static_cast<Status>(st), std::string(what) + ": " + msg);
+}
+
+double time_one(const std::string& name, const std::string& strategy, int n, std::uint64_t seed, int rows) {
+  const auto problem = problems::make_problem(name);
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  Rng master(seed);
+  Rng obs_rng = master.split(), rng = master.split();
+  rescue_problem* p = nullptr;
+  check(rescue_problem_builtin(name.c_str(), &p), "rescue_problem_builtin", rescue_last_error());
+  rescue_optimizer* opt = nullptr;
+  try {
+    check(rescue_problem_set_seed(p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", rescue_problem_errmsg(p));
+    check(rescue_problem_set_strategy(p, strategy.c_str()), "rescue_problem_set_strategy", rescue_problem_errmsg(p));
+    check(rescue_problem_set_initial_budget(p, 0.0), "rescue_problem_set_initial_budget", rescue_problem_errmsg(p));
+    check(rescue_create(p, &opt), "rescue_create", rescue_last_error());
+    rescue_problem_free(p);
+    p = nullptr;
+    if (rows > 0) {
+      std::vector<double> data;
+      for (int i = 0; i < rows; ++i) {
+        const auto row = problem->sample_observational(obs_rng);
+        data.insert(data.end(), row.begin(), row.end());
+      }
+      check(rescue_add_observational(opt, data.data(), rows, d + 1 + k + m + q), "rescue_add_observational",
+            rescue_errmsg(opt));
+    }
+    for (int i = 0; i < n; ++i) {
+      const std::vector<double> x = sample_configuration(spec, rng);
+      double s = spec.fidelity().target;
+      sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, std::numeric_limits<double>::infinity(), rng, &s);
+      const auto e = problem->evaluate_noisy(x.data(), s, rng);
+      check(rescue_observe_at(opt, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
+                              k ? e.z.data() : nullptr, k),
+            "rescue_observe_at", rescue_errmsg(opt));
+    }
+    std::vector<double> x(d);
+    double s = 0.0;
+    int ticket = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    check(rescue_suggest(opt, x.data(), d, &s, &ticket), "rescue_suggest", rescue_errmsg(opt));
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rescue_cancel(opt, ticket);
+    rescue_destroy(opt);
+    return sec;
+  } catch (...) {
+    rescue_problem_free(p);
+    rescue_destroy(opt);
+    throw;
+  }
+}
+
+}  // namespace
+
+std::vector<SuggestTiming> time_suggestions(const std::vector<std::string>& problems,
+                                            const std::vector<std::string>& strategies,
+                                            const std::vector<int>& observations, int repeats,
+                                            std::uint64_t first_seed, int observational_rows) {
+  if (repeats < 1) fail(Status::InvalidArgument, "at least one repeat is needed");
+  std::vector<SuggestTiming> out;
+  for (const auto& p : problems)
+    for (const auto& s : strategies)
+      for (int n : observations) {
+        if (n < 0) fail(Status::InvalidArgument, "a negative number of observations");
+        SuggestTiming t;
+        t.problem = p;
+        t.strategy = s;
+        t.observations = n;
+        for (int r = 0; r < repeats; ++r)
+          t.seconds.push_back(time_one(p, s, n, first_seed + static_cast<std::uint64_t>(r), observational_rows));
+        t.median = median(t.seconds);
+        out.push_back(std::move(t));
+      }
+  return out;
+}
+
+std::string suggest_timing_markdown(const std::vector<SuggestTiming>& timings, const std::string& command) {
+  std::ostringstream md;
+  md << "# Wall time of one suggestion\n\nCommand: `" << command
+     << "`\n\nMedian over repeats (different seeds) of the wall time of one `rescue_suggest` call, model fitting "
+        "included, with n observations drawn like the cost-aware initial design plus the observational rows.\n\n"
+     << "| problem | strategy | n | median s | min s | max s | repeats |\n|---|---|---|---|---|---|---|\n";
+  char buf[256];
+  for (const auto& t : timings) {
+    double lo = t.seconds.front(), hi = lo;
+    for (double v : t.seconds) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    std::snprintf(buf, sizeof buf, "| %s | %s | %d | %.4f | %.4f | %.4f | %zu |\n", t.problem.c_str(),
+                  t.strategy.c_str(), t.observations, t.median, lo, hi, t.seconds.size());
+    md << buf;
+  }
+  return md.str();
+}
+
+}  // namespace rescue::bench

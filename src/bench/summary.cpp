@@ -1,0 +1,210 @@
+#include "bench/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "bench/regret_curve.hpp"
+
+namespace rescue::bench {
+
+namespace {
+
+bool is_error(const RunResult& r) { return r.stop_reason.rfind("error", 0) == 0; }
+
+std::string fixed(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pvalue(double p) {
+  if (std::isnan(p)) return "-";
+  char buf[64];
+  if (p < 1e-4)
+    std::snprintf(buf, sizeof buf, "%.1e", p);
+  else
+    std::snprintf(buf, sizeof buf, "%.4f", p);
+  return buf;
+}
+
+double run_aur(const RunResult& r) {
+  std::vector<double> cost, regret;
+  for (const auto& it : r.iterations) {
+    cost.push_back(it.cumulative_cost);
+    regret.push_back(it.log10_regret);
+  }
+  if (cost.empty()) return std::log10(std::max(r.spec.hv_max, kRegretFloor));
+  return area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget);
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double median_suggest_seconds_at(const std::vector<RunResult>& runs, const std::string& strategy, int n_obs,
+                                 int tolerance) {
+  std::vector<double> t;
+  for (const auto& r : runs) {
+    if (r.spec.strategy != strategy) continue;
+    for (const auto& it : r.iterations) {
+      // Suggestion number i is made with i - 1 observations in.
+      if (!it.initial && std::abs(it.iteration - 1 - n_obs) <= tolerance) t.push_back(it.suggest_seconds);
+    }
+  }
+  return median(t);
+}
+
+ProblemSummary summarize_problem(const std::string& problem, const std::vector<RunResult>& runs,
+                                 const std::vector<std::string>& order) {
+  ProblemSummary ps;
+  ps.problem = problem;
+  std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed;
+  for (const auto& strategy : order) {
+    StrategyStats st;
+    st.strategy = strategy;
+    std::vector<double> final_regret, suggest;
+    double queries = 0, own = 0, cheap = 0, fid = 0, viol = 0, viol_t = 0;
+    int nruns = 0;
+    for (const auto& r : runs) {
+      if (r.spec.problem != problem || r.spec.strategy != strategy || !r.complete) continue;
+      ps.hv_max = r.spec.hv_max;
+      ps.budget = r.spec.budget;
+      ps.initial_budget = r.spec.initial_budget;
+      if (is_error(r)) {
+        ++st.errors;
+        continue;
+      }
+      ++nruns;
+      const double aur = run_aur(r);
+      st.seeds.push_back(r.spec.seed);
+      st.aur.push_back(aur);
+      aur_by_seed[strategy][r.spec.seed] = aur;
+      double best = std::log10(std::max(r.spec.hv_max, kRegretFloor));
+      for (const auto& it : r.iterations) {
+        best = std::min(best, it.log10_regret);
+        queries += 1;
+        viol += it.violated;
+        viol_t += it.violated_at_target;
+        if (it.initial) continue;
+        own += 1;
+        fid += it.fidelity;
+        cheap += it.fidelity < r.target_fidelity;
+        suggest.push_back(it.suggest_seconds);
+      }
+      final_regret.push_back(best);
+    }
+    if (nruns == 0 && st.errors == 0) continue;
+    if (nruns > 0) {
+      st.aur_mean = mean(st.aur);
+      st.aur_sd = sample_sd(st.aur);
+      st.final_regret_mean = mean(final_regret);
+      st.final_regret_sd = sample_sd(final_regret);
+      st.mean_queries = queries / nruns;
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    st.cheap_share = own > 0 ? cheap / own : nan;
+    st.mean_fidelity = own > 0 ? fid / own : nan;
+    st.violation_rate = queries > 0 ? viol / queries : nan;
+    st.violation_rate_target = queries > 0 ? viol_t / queries : nan;
+    st.median_suggest_seconds = median(suggest);
+    ps.strategies.push_back(std::move(st));
+  }
+  for (const auto& a : ps.strategies) {
+    for (const auto& b : ps.strategies) {
+      if (a.strategy == b.strategy) continue;
+      std::vector<double> va, vb;
+      for (const auto& [seed, v] : aur_by_seed[a.strategy]) {
+        auto it = aur_by_seed[b.strategy].find(seed);
+        if (it == aur_by_seed[b.strategy].end()) continue;
+        va.push_back(v);
+        vb.push_back(it->second);
+      }
+      if (va.size() < 2) continue;
+      PairwiseStats p;
+      p.a = a.strategy;
+      p.b = b.strategy;
+      p.test = paired_t_test(va, vb);
+      const double mb = mean(vb);
+      p.gain = mb != 0.0 ? relative_gain(mean(va), mb) : std::numeric_limits<double>::quiet_NaN();
+      ps.pairs.push_back(p);
+    }
+  }
+  return ps;
+}
+
+std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const std::vector<RunResult>& runs,
+                             const std::string& command) {
+  std::ostringstream md;
+  md << "# rescue-bench summary\n\n"
+     << "Command: `" << command << "`\n\n"
+     << "AUR: area under the best log10 hypervolume regret over cumulative cost, from the end of the initial "
+        "design to the budget, divided by the budget (lower is better). Costs in units of one target-fidelity "
+        "evaluation. Paired tests over common seeds: t and p (two-sided) of AUR(A) - AUR(B), Cohen's d of the "
+        "paired differences, gain = (AUR(B) - AUR(A)) / |AUR(B)| (positive: A better).\n";
+  for (const auto& ps : summaries) {
+    md << "\n## " << ps.problem << "\n\n"
+       << "Maximum hypervolume " << fixed(ps.hv_max, 6) << "; initial design " << fixed(ps.initial_budget, 2)
+       << ", budget " << fixed(ps.budget, 2) << " target units.\n\n";
+    md << "| strategy | runs | AUR mean | AUR sd | final best log10 regret | queries/run | share below target "
+          "fidelity | mean fidelity | violation rate (observed / at target) | median suggestion s | errors |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& s : ps.strategies) {
+      md << "| " << s.strategy << " | " << s.aur.size() << " | " << fixed(s.aur_mean, 3) << " | "
+         << fixed(s.aur_sd, 3) << " | " << fixed(s.final_regret_mean, 3) << " +- " << fixed(s.final_regret_sd, 3)
+         << " | " << fixed(s.mean_queries, 1) << " | " << fixed(s.cheap_share, 3) << " | " << fixed(s.mean_fidelity, 3)
+         << " | " << fixed(s.violation_rate, 3) << " / " << fixed(s.violation_rate_target, 3) << " | "
+         << fixed(s.median_suggest_seconds, 4) << " | " << s.errors << " |\n";
+    }
+    if (!ps.pairs.empty()) {
+      md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B |\n"
+         << "|---|---|---|---|---|---|---|---|\n";
+      for (const auto& p : ps.pairs) {
+        md << "| " << p.a << " | " << p.b << " | " << p.test.n << " | " << fixed(p.test.mean_difference, 4) << " | "
+           << fixed(p.test.t, 3) << " | " << pvalue(p.test.p_value) << " | " << fixed(p.test.cohens_d, 3) << " | "
+           << fixed(100.0 * p.gain, 1) << "% |\n";
+      }
+    }
+    // Wall time of one suggestion at given numbers of observations.
+    md << "\nMedian wall time (s) of one suggestion with about N observations in (+-2; strategy's own suggestions "
+          "only):\n\n| strategy | N = 20 | N = 50 | N = 100 |\n|---|---|---|---|\n";
+    for (const auto& s : ps.strategies) {
+      std::vector<RunResult> mine;
+      for (const auto& r : runs)
+        if (r.spec.problem == ps.problem) mine.push_back(r);
+      md << "| " << s.strategy;
+      for (int n : {20, 50, 100}) md << " | " << fixed(median_suggest_seconds_at(mine, s.strategy, n, 2), 4);
+      md << " |\n";
+    }
+  }
+  return md.str();
+}
+
+void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
+  out << "problem,strategy,runs,aur_mean,aur_sd,final_log10_regret_mean,final_log10_regret_sd,queries_per_run,"
+         "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,errors\n";
+  char buf[64];
+  auto g = [&](double v) {
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return std::string(buf);
+  };
+  for (const auto& ps : summaries)
+    for (const auto& s : ps.strategies)
+      out << ps.problem << ',' << s.strategy << ',' << s.aur.size() << ',' << g(s.aur_mean) << ',' << g(s.aur_sd)
+          << ',' << g(s.final_regret_mean) << ',' << g(s.final_regret_sd) << ',' << g(s.mean_queries) << ','
+          << g(s.cheap_share) << ',' << g(s.mean_fidelity) << ',' << g(s.violation_rate) << ','
+          << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << s.errors << '\n';
+}
+
+}  // namespace rescue::bench

@@ -1,0 +1,61 @@
+// The summary of a benchmark (experiment protocol, "Statistics over seeds"):
+// per problem and strategy the area under regret over seeds, and for every
+// pair of strategies the paired t-test, Cohen's d and relative gain; as a
+// Markdown table in the manner of the paper's Table 2 and as CSV.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench/run_record.hpp"
+#include "bench/statistics.hpp"
+
+namespace rescue::bench {
+
+struct StrategyStats {
+  std::string strategy;
+  std::vector<std::uint64_t> seeds;  ///< runs that finished without error
+  std::vector<double> aur;           ///< area under regret, one per seed (same order)
+  double aur_mean = 0.0, aur_sd = 0.0;
+  double final_regret_mean = 0.0, final_regret_sd = 0.0;  ///< best log10 regret at the end of the budget
+  double cheap_share = 0.0;          ///< share of the strategy's own queries below the target fidelity
+  double mean_fidelity = 0.0;        ///< of the strategy's own queries
+  double violation_rate = 0.0;       ///< share of queries whose observation violated a constraint
+  double violation_rate_target = 0.0;  ///< share of queries infeasible at the target fidelity
+  double mean_queries = 0.0;         ///< suggestions per run, initial design included
+  double median_suggest_seconds = 0.0;  ///< over the strategy's own suggestions
+  int errors = 0;                    ///< runs that stopped on a library error
+};
+
+struct PairwiseStats {
+  std::string a, b;  ///< a compared against b
+  PairedTTest test;  ///< on AUR_a - AUR_b over common seeds
+  double gain = 0.0; ///< (mean AUR_b - mean AUR_a) / |mean AUR_b| over the common seeds
+};
+
+struct ProblemSummary {
+  std::string problem;
+  double hv_max = 0.0, budget = 0.0, initial_budget = 0.0;
+  std::vector<StrategyStats> strategies;
+  std::vector<PairwiseStats> pairs;
+};
+
+/// Summarizes the runs of one problem; strategies appear in `order` (those
+/// without runs are skipped). Pairs need at least two common seeds.
+ProblemSummary summarize_problem(const std::string& problem, const std::vector<RunResult>& runs,
+                                 const std::vector<std::string>& order);
+
+/// Median wall time of the strategy's own suggestions made with n_obs
+/// observations already in (within +-tolerance), over all runs; NaN if none.
+double median_suggest_seconds_at(const std::vector<RunResult>& runs, const std::string& strategy, int n_obs,
+                                 int tolerance);
+
+/// Median of a sample; NaN for an empty one.
+double median(std::vector<double> v);
+
+std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const std::vector<RunResult>& runs,
+                             const std::string& command);
+void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries);
+
+}  // namespace rescue::bench

@@ -1,0 +1,139 @@
+// The run CSV: exact round trip, completion marker, clear errors on bad files;
+// and the inferred hypervolume of a recommendation (feasible points only).
+#include <cmath>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "bench/bench_run.hpp"
+#include "bench/run_record.hpp"
+#include "moo/hypervolume.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "util/error.hpp"
+
+namespace rb = rescue::bench;
+
+namespace {
+rb::RunResult sample_run(bool complete) {
+  rb::RunResult r;
+  r.spec.problem = "park";
+  r.spec.strategy = "hvkg";
+  r.spec.seed = 7;
+  r.spec.budget = 10;
+  r.spec.initial_budget = 2;
+  r.spec.hv_max = 0.123456789012345678;
+  r.spec.recommend_every = 0.25;
+  r.option_names = {"x1", "x2"};
+  r.target_fidelity = 1.0;
+  r.observational_cost = 41.0 / 3.0;
+  for (int i = 1; i <= 3; ++i) {
+    rb::IterationRecord it;
+    it.iteration = i;
+    it.initial = i == 1;
+    it.cumulative_cost = 0.1 * i + 1.0 / 7.0;
+    it.fidelity = 1.0 / (i + 2);
+    it.x = {0.1 * i, std::sqrt(0.5) / i};
+    it.inferred_hv = 0.01 * i;
+    it.log10_regret = -1.0 - 1.0 / i;
+    it.violated = i == 2;
+    it.violated_at_target = i == 3;
+    it.suggest_seconds = 1e-3 * i;
+    it.recommend_seconds = i == 2 ? 0.0 : 0.2;
+    it.recommended = i == 2 ? -1 : 5;
+    r.iterations.push_back(it);
+  }
+  r.complete = complete;
+  r.stop_reason = "budget spent";
+  return r;
+}
+}  // namespace
+
+TEST(RunCsv, ExactRoundTrip) {
+  const auto run = sample_run(true);
+  std::stringstream ss;
+  rb::write_run_csv(ss, run);
+  const auto back = rb::read_run_csv(ss);
+  EXPECT_TRUE(back.complete);
+  EXPECT_EQ(back.stop_reason, "budget spent");
+  EXPECT_EQ(back.spec.problem, "park");
+  EXPECT_EQ(back.spec.strategy, "hvkg");
+  EXPECT_EQ(back.spec.seed, 7u);
+  EXPECT_EQ(back.spec.hv_max, run.spec.hv_max);
+  EXPECT_EQ(back.spec.recommend_every, 0.25);
+  EXPECT_EQ(back.observational_cost, run.observational_cost);
+  EXPECT_EQ(back.option_names, run.option_names);
+  ASSERT_EQ(back.iterations.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto &a = run.iterations[i], &b = back.iterations[i];
+    EXPECT_EQ(a.iteration, b.iteration);
+    EXPECT_EQ(a.initial, b.initial);
+    EXPECT_EQ(a.cumulative_cost, b.cumulative_cost);
+    EXPECT_EQ(a.fidelity, b.fidelity);
+    EXPECT_EQ(a.x, b.x);
+    EXPECT_EQ(a.inferred_hv, b.inferred_hv);
+    EXPECT_EQ(a.log10_regret, b.log10_regret);
+    EXPECT_EQ(a.violated, b.violated);
+    EXPECT_EQ(a.violated_at_target, b.violated_at_target);
+    EXPECT_EQ(a.suggest_seconds, b.suggest_seconds);
+    EXPECT_EQ(a.recommended, b.recommended);
+  }
+  // The best-so-far column is written for readers of the file.
+  EXPECT_NE(ss.str().find("best_log10_regret"), std::string::npos);
+}
+
+TEST(RunCsv, IncompleteRunHasNoMarker) {
+  std::stringstream ss;
+  rb::write_run_csv(ss, sample_run(false));
+  EXPECT_FALSE(rb::read_run_csv(ss).complete);
+}
+
+TEST(RunCsv, MalformedFilesThrow) {
+  std::stringstream empty;
+  EXPECT_THROW(rb::read_run_csv(empty), rescue::Error);
+  std::stringstream ss;
+  rb::write_run_csv(ss, sample_run(true));
+  const std::string text = ss.str();
+  {
+    std::string t = text;
+    t.replace(t.find("# problem=park\n"), 15, "");
+    std::stringstream in(t);
+    EXPECT_THROW(rb::read_run_csv(in), rescue::Error);
+  }
+  {
+    std::string t = text;
+    const auto pos = t.find("\n1,1,");
+    t.replace(pos + 1, 3, "x,1");
+    std::stringstream in(t);
+    EXPECT_THROW(rb::read_run_csv(in), rescue::Error);
+  }
+  {
+    std::stringstream in(text + "4,0,9,1,0.1,0.2,0,0,0,0,0,0,0,0\n");
+    EXPECT_THROW(rb::read_run_csv(in), rescue::Error);  // data after the completion line
+  }
+}
+
+TEST(InferredHypervolume, DropsConfigurationsInfeasibleAtTheTarget) {
+  const auto p = rescue::problems::make_problem("healthcare");
+  // BMI 30 with Aspirin 1 violates Cancer <= 0.35 at S = 1; BMI 20, Aspirin 0 does not.
+  const std::vector<double> feasible{20.0, 0.0}, infeasible{30.0, 1.0};
+  ASSERT_GT(p->evaluate(infeasible.data(), 1.0).g[0], 0.35);
+  ASSERT_LE(p->evaluate(feasible.data(), 1.0).g[0], 0.35);
+  const auto e = p->evaluate(feasible.data(), 1.0);
+  const std::vector<double> ref{0.5, 5.0};
+  const double expected = rescue::moo::hypervolume(e.y, 2, ref);
+  EXPECT_GT(expected, 0.0);
+  std::vector<double> both = feasible;
+  both.insert(both.end(), infeasible.begin(), infeasible.end());
+  EXPECT_DOUBLE_EQ(rb::inferred_hypervolume(*p, both), expected);
+  EXPECT_DOUBLE_EQ(rb::inferred_hypervolume(*p, infeasible), 0.0);
+  EXPECT_DOUBLE_EQ(rb::inferred_hypervolume(*p, {}), 0.0);
+}
+
+TEST(InferredHypervolume, NegatesMaximizedObjectives) {
+  const auto p = rescue::problems::make_problem("branin-currin");
+  const std::vector<double> x{0.5, 0.2};
+  const auto e = p->evaluate(x.data(), 1.0);
+  // Reference (0, 0), both maximized: the box is f1 x f2 when both are positive.
+  const double expected = std::max(e.y[0], 0.0) * std::max(e.y[1], 0.0);
+  EXPECT_NEAR(rb::inferred_hypervolume(*p, x), expected, 1e-15);
+}

@@ -1,0 +1,137 @@
+// Summary bookkeeping on synthetic runs with known curves: AUR per seed,
+// pairing by seed, shares and rates, medians; and the run plan.
+#include <cmath>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "bench/experiment.hpp"
+#include "bench/plots.hpp"
+#include "bench/summary.hpp"
+#include "util/error.hpp"
+
+namespace rb = rescue::bench;
+
+namespace {
+// A run whose regret is `level` from the end of the initial design on
+// (costs 1, 2, 3, 4 with init 2, budget 2), and -0.5 before.
+rb::RunResult flat_run(const std::string& strategy, std::uint64_t seed, double level) {
+  rb::RunResult r;
+  r.spec.problem = "toy";
+  r.spec.strategy = strategy;
+  r.spec.seed = seed;
+  r.spec.initial_budget = 2.0;
+  r.spec.budget = 2.0;
+  r.spec.hv_max = 1.0;
+  r.target_fidelity = 1.0;
+  r.complete = true;
+  r.stop_reason = "budget spent";
+  for (int i = 1; i <= 4; ++i) {
+    rb::IterationRecord it;
+    it.iteration = i;
+    it.initial = i <= 2;
+    it.cumulative_cost = i;
+    it.fidelity = i == 4 ? 1.0 : 0.25;
+    it.log10_regret = i < 2 ? -0.5 : level;
+    it.violated = i == 3;
+    it.violated_at_target = false;
+    it.suggest_seconds = 0.1 * i;
+    r.iterations.push_back(it);
+  }
+  return r;
+}
+}  // namespace
+
+TEST(Summary, AurPairingAndRates) {
+  std::vector<rb::RunResult> runs;
+  const double a[] = {-2.0, -3.0, -2.5}, b[] = {-1.0, -1.5, -1.25};
+  for (int s = 0; s < 3; ++s) {
+    runs.push_back(flat_run("a", s + 1, a[s]));
+    runs.push_back(flat_run("b", s + 1, b[s]));
+  }
+  runs.push_back(flat_run("b", 9, -9.0));  // no partner: in b's mean, not in the pairs
+  auto err = flat_run("a", 10, 0.0);
+  err.stop_reason = "error: something";
+  runs.push_back(err);
+  const auto ps = rb::summarize_problem("toy", runs, {"a", "b", "absent"});
+  ASSERT_EQ(ps.strategies.size(), 2u);
+  const auto& sa = ps.strategies[0];
+  EXPECT_EQ(sa.strategy, "a");
+  EXPECT_EQ(sa.aur.size(), 3u);
+  EXPECT_EQ(sa.errors, 1);
+  EXPECT_NEAR(sa.aur_mean, -2.5, 1e-14);
+  EXPECT_NEAR(sa.aur_sd, 0.5, 1e-14);
+  EXPECT_NEAR(ps.strategies[1].aur_mean, (-1.0 - 1.5 - 1.25 - 9.0) / 4.0, 1e-14);
+  // Own queries are iterations 3 and 4: one below the target fidelity.
+  EXPECT_NEAR(sa.cheap_share, 0.5, 1e-15);
+  EXPECT_NEAR(sa.mean_fidelity, 0.625, 1e-15);
+  EXPECT_NEAR(sa.violation_rate, 0.25, 1e-15);
+  EXPECT_NEAR(sa.median_suggest_seconds, 0.35, 1e-15);
+  EXPECT_NEAR(sa.mean_queries, 4.0, 1e-15);
+  ASSERT_EQ(ps.pairs.size(), 2u);
+  const auto& ab = ps.pairs[0];
+  EXPECT_EQ(ab.a, "a");
+  EXPECT_EQ(ab.b, "b");
+  EXPECT_EQ(ab.test.n, 3);
+  const auto expected = rb::paired_t_test({-2.0, -3.0, -2.5}, {-1.0, -1.5, -1.25});
+  EXPECT_NEAR(ab.test.t, expected.t, 1e-12);
+  EXPECT_NEAR(ab.test.p_value, expected.p_value, 1e-12);
+  EXPECT_NEAR(ab.gain, (-1.25 - -2.5) / 1.25, 1e-12);
+  const std::string md = rb::summary_markdown({ps}, runs, "rescue-bench --test");
+  EXPECT_NE(md.find("| a | b | 3 |"), std::string::npos);
+  EXPECT_NE(md.find("rescue-bench --test"), std::string::npos);
+  std::ostringstream csv;
+  rb::write_summary_csv(csv, {ps});
+  EXPECT_NE(csv.str().find("toy,a,3,-2.5,0.5,"), std::string::npos);
+}
+
+TEST(Summary, MedianSuggestTimeByObservationCount) {
+  std::vector<rb::RunResult> runs{flat_run("a", 1, -1), flat_run("a", 2, -1)};
+  runs[1].iterations[2].suggest_seconds = 0.9;
+  // Suggestion 3 is made with 2 observations in.
+  EXPECT_NEAR(rb::median_suggest_seconds_at(runs, "a", 2, 0), 0.6, 1e-15);
+  EXPECT_TRUE(std::isnan(rb::median_suggest_seconds_at(runs, "a", 50, 2)));
+  EXPECT_TRUE(std::isnan(rb::median({})));
+  EXPECT_DOUBLE_EQ(rb::median({3, 1, 2}), 2.0);
+}
+
+TEST(Summary, RegretBandsAreMeanAndSdOfBestSoFar) {
+  std::vector<rb::RunResult> runs{flat_run("a", 1, -2.0), flat_run("a", 2, -4.0)};
+  const auto rows = rb::regret_bands(runs, {"a"}, 5);  // costs 0, 1, 2, 3, 4
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_NEAR(rows[0][1], 0.0, 1e-15);  // log10(1 - 0): nothing found yet
+  EXPECT_NEAR(rows[1][1], -0.5, 1e-15);
+  EXPECT_NEAR(rows[2][1], -3.0, 1e-15);
+  EXPECT_NEAR(rows[2][2], std::sqrt(2.0), 1e-15);
+  EXPECT_NEAR(rows[4][1], -3.0, 1e-15);
+}
+
+TEST(Plan, ProtocolDefaultsAndOrder) {
+  EXPECT_EQ(rb::protocol_budget("branin-currin"), 5.0);
+  EXPECT_EQ(rb::protocol_budget("healthcare"), 5.0);
+  EXPECT_EQ(rb::protocol_budget("park-adversarial"), 10.0);
+  EXPECT_EQ(rb::protocol_budget("robot-standin"), 20.0);
+  EXPECT_THROW(rb::protocol_budget("nope"), rescue::Error);
+  rb::ExperimentConfig c;
+  EXPECT_EQ(c.seeds, 20);
+  EXPECT_EQ(c.initial_budget, 2.0);
+  EXPECT_EQ(c.observational_rows, 200);
+  EXPECT_EQ(c.max_suggestions, 200);
+  c.problems = {"park", "healthcare"};
+  c.strategies = {"random", "hvkg"};
+  c.seeds = 2;
+  const auto plan = rb::plan_runs(c);
+  ASSERT_EQ(plan.size(), 8u);
+  EXPECT_EQ(plan[0].problem, "park");
+  EXPECT_EQ(plan[0].budget, 10.0);
+  EXPECT_EQ(plan[1].strategy, "hvkg");
+  EXPECT_EQ(plan[1].seed, 1u);
+  EXPECT_EQ(plan[2].seed, 2u);
+  EXPECT_EQ(plan[4].problem, "healthcare");
+  EXPECT_EQ(plan[4].budget, 5.0);
+  EXPECT_GT(plan[0].hv_max, 0.0);
+  EXPECT_EQ(rb::run_csv_path("out", plan[1]), "out/runs/park/hvkg/seed-1.csv");
+  const auto q = rb::quick_config();
+  EXPECT_EQ(q.seeds, 2);
+  EXPECT_EQ(q.budget, 1.0);
+}
