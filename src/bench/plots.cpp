@@ -106,6 +106,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       for (std::size_t j = 0; j < row.size(); ++j) f << (j ? " " : "") << row[j];
       f << '\n';
     }
+    f.close();  // gnuplot reads the data file
     std::ofstream g;
     open_or_fail(g, stem + "-regret.gp");
     g << "set title '" << problem << ": best log10 hypervolume regret (mean +- 1 sd over seeds)' noenhanced\n"
@@ -159,6 +160,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       for (std::size_t i = 0; i < strategies.size(); ++i) f << ' ' << share[i][b];
       f << '\n';
     }
+    f.close();  // gnuplot reads the data file
     std::ofstream g;
     open_or_fail(g, stem + "-fidelity.gp");
     g << "set title '" << problem << ": chosen fidelities (after the initial design)' noenhanced\n"
@@ -188,6 +190,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
         }
       f << s << ' ' << (n > 0 ? v / n : 0.0) << ' ' << (n > 0 ? vt / n : 0.0) << '\n';
     }
+    f.close();  // gnuplot reads the data file
     std::ofstream g;
     open_or_fail(g, stem + "-violations.gp");
     g << "set title '" << problem << ": constraint-violation rate of the queries' noenhanced\n"
