@@ -323,8 +323,10 @@ class Optimizer {
     check(rescue_suggest(h(), s.x.data(), detail::length(s.x), &s.fidelity, &s.ticket));
     return s;
   }
-  /** Reports the results of a pending ticket (constraints and indicators may be empty when the problem has none). */
-  void observe(int ticket, const std::vector<double>& objectives, const std::vector<double>& constraints = std::vector<double>(),
+  /** Reports the results of a pending ticket (constraints and indicators may be empty when the
+   *  problem has none; a NaN indicator is an unmeasured one). */
+  void observe(int ticket, const std::vector<double>& objectives,
+               const std::vector<double>& constraints = std::vector<double>(),
                const std::vector<double>& indicators = std::vector<double>()) {
     check(rescue_observe(h(), ticket, detail::data_or_null(objectives), detail::length(objectives),
                          detail::data_or_null(constraints), detail::length(constraints),
@@ -332,7 +334,8 @@ class Optimizer {
   }
   /** Reports an evaluation of a configuration and fidelity the caller chose. */
   void observeAt(const std::vector<double>& x, double fidelity, const std::vector<double>& objectives,
-                 const std::vector<double>& constraints = std::vector<double>(), const std::vector<double>& indicators = std::vector<double>()) {
+                 const std::vector<double>& constraints = std::vector<double>(),
+                 const std::vector<double>& indicators = std::vector<double>()) {
     check(rescue_observe_at(h(), detail::data_or_null(x), detail::length(x), fidelity, detail::data_or_null(objectives),
                             detail::length(objectives), detail::data_or_null(constraints), detail::length(constraints),
                             detail::data_or_null(indicators), detail::length(indicators)));
