@@ -26,7 +26,7 @@
 
 namespace {
 
-const char* kBudget = "3000";
+const char* kBudget = "2000";
 
 struct WorkerRun {
   std::string out;  // everything the worker printed
@@ -177,11 +177,11 @@ TEST(CrashResume, FiftySigkillsLoseNoAcknowledgedCall) {
   const std::string ref_state = state_text(ref_opt);
   const int ref_obs = rescue_num_observations(ref_opt);
   rescue_destroy(ref_opt);
-  ASSERT_GT(ref_obs, 400);
+  ASSERT_GT(ref_obs, 250);
 
   std::mt19937 gen(20261122);
   // Kill moments from process start, so start-up, resume and compaction are hit too.
-  std::uniform_int_distribution<int> delay_us(0, 120000);
+  std::uniform_int_distribution<int> delay_us(0, 80000);
   Acks acks;
   int kills_mid_run = 0, torn_tails = 0, unacknowledged_durable = 0;
   for (int i = 0; i < 50; ++i) {
@@ -219,7 +219,7 @@ TEST(CrashResume, FiftySigkillsLoseNoAcknowledgedCall) {
   EXPECT_EQ(state_text(opt), ref_state);
   rescue_destroy(opt);
   std::printf("[crash test] %d SIGKILLs during the run, %d acknowledged calls checked, %d torn last records ignored,"
-              " %d recoveries held a durable but unacknowledged call; final state identical to the uninterrupted run"
+              " %d recoveries also held the call in flight at the kill (written, not yet acknowledged); final state identical to the uninterrupted run"
               " (%d observations)\n",
               kills_mid_run, acks.lines, torn_tails, unacknowledged_durable, ref_obs);
   RecordProperty("kills", kills_mid_run);
