@@ -24,6 +24,7 @@
 
 #include "core/problem_spec.hpp"
 #include "engine/optimizer.hpp"
+#include "acq/causal_prior.hpp"
 #include "moo/hypervolume.hpp"
 #include "moo/pareto.hpp"
 #include "problems/benchmark_problem.hpp"
@@ -607,6 +608,95 @@ rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows
 
 int rescue_num_observational(const rescue_optimizer* opt) {
   return opt ? static_cast<int>(opt->engine->observational().size()) : -1;
+}
+
+// ---- the causal model -----------------------------------------------------------------
+
+rescue_status rescue_set_dag(rescue_optimizer* opt, const char* json) { RESCUE_OPT_CALL(opt, opt->engine->set_user_dag(json)); }
+
+rescue_status rescue_constrain_edge(rescue_optimizer* opt, const char* from, const char* to, int kind) {
+  RESCUE_OPT_CALL(opt, {
+    if (kind != RESCUE_EDGE_REQUIRED && kind != RESCUE_EDGE_FORBIDDEN)
+      rescue::fail(Status::InvalidArgument, "edge kind must be RESCUE_EDGE_REQUIRED or RESCUE_EDGE_FORBIDDEN");
+    opt->engine->constrain_edge(need_name(from, "edge source"), need_name(to, "edge target"), kind == RESCUE_EDGE_REQUIRED);
+  });
+}
+
+namespace {
+rescue::acq::CausalPrior& causal_or_fail(rescue_optimizer* opt) {
+  rescue::acq::CausalPrior* prior = opt->engine->causal();
+  if (!prior)
+    rescue::fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
+                                       "suggestion with at least two rows of data");
+  return *prior;
+}
+}  // namespace
+
+rescue_status rescue_causal_graph(rescue_optimizer* opt, int format, int as_discovered, char* buffer, size_t capacity,
+                                  size_t* length) {
+  RESCUE_OPT_CALL(opt, {
+    need(length, "length pointer");
+    if (format != RESCUE_GRAPH_DOT && format != RESCUE_GRAPH_JSON)
+      rescue::fail(Status::InvalidArgument, "format must be RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON");
+    const auto& cpm = causal_or_fail(opt).cpm();
+    const auto& g = as_discovered ? cpm.learned : cpm.dag;
+    const std::string text = format == RESCUE_GRAPH_DOT ? g.to_dot() : g.to_json();
+    *length = text.size();
+    if (capacity < text.size() + 1) {
+      if (capacity == 0 && !buffer) return;  // size query
+      rescue::fail(Status::BufferTooSmall, "the graph needs " + std::to_string(text.size() + 1) + " bytes");
+    }
+    need(buffer, "buffer");
+    std::memcpy(buffer, text.c_str(), text.size() + 1);
+  });
+}
+
+rescue_status rescue_causal_estimates(rescue_optimizer* opt, const double* x, int n, int d, const double* s,
+                                      double* mean, double* sd, int p) {
+  RESCUE_OPT_CALL(opt, {
+    const auto& spec = opt->engine->spec();
+    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one point is needed");
+    if (d != spec.dim()) rescue::fail(Status::SizeMismatch, "d must equal the number of options");
+    if (p != spec.num_objectives() + spec.num_constraints())
+      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+    need(x, "configurations");
+    need(s, "fidelities");
+    need(mean, "mean buffer");
+    Eigen::MatrixXd X(n, d);
+    Eigen::VectorXd S(n);
+    for (int i = 0; i < n; ++i) {
+      spec.check_config(x + static_cast<size_t>(i) * d);
+      if (!spec.fidelity().valid(s[i])) rescue::fail(Status::OutOfRange, "fidelity " + std::to_string(i) + " is not valid");
+      for (int j = 0; j < d; ++j) X(i, j) = x[static_cast<size_t>(i) * d + j];
+      S[i] = s[i];
+    }
+    Eigen::MatrixXd m, v;
+    causal_or_fail(opt).estimate(X, S, &m, &v);
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < p; ++k) {
+        mean[static_cast<size_t>(i) * p + k] = m(i, k);
+        if (sd) sd[static_cast<size_t>(i) * p + k] = v(i, k);
+      }
+  });
+}
+
+rescue_status rescue_problem_sample_observational(const rescue_problem* problem, int n, unsigned int seed, double* rows,
+                                                  int ncols) {
+  if (!problem) return null_handle("problem");
+  auto* mut = const_cast<rescue_problem*>(problem);
+  return guarded(&mut->errmsg, [&] {
+    if (!problem->builtin) rescue::fail(Status::InvalidState, "only built-in problems have an observational sampler");
+    const auto& spec = problem->builtin->spec();
+    const int width = spec.dim() + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
+    if (ncols != width) rescue::fail(Status::SizeMismatch, "rows need " + std::to_string(width) + " columns");
+    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one row is needed");
+    need(rows, "row buffer");
+    rescue::Rng rng(seed);
+    for (int i = 0; i < n; ++i) {
+      const auto r = problem->builtin->sample_observational(rng);
+      std::copy(r.begin(), r.end(), rows + static_cast<size_t>(i) * width);
+    }
+  });
 }
 
 // ---- checkpoints ----------------------------------------------------------------------

@@ -4,13 +4,12 @@
 #include <cmath>
 
 #include "acq/candidate_search.hpp"
+#include "acq/inner_selection.hpp"
 #include "acq/recommender.hpp"
 #include "moo/hv_greedy.hpp"
 #include "util/sobol.hpp"
 
 namespace rescue::acq {
-
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 SearchOptions search_options(const ProblemSpec& spec, double max_cost) {
   SearchOptions o;
@@ -80,8 +79,19 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     z.row(static_cast<Eigen::Index>(i)) = z_all.row(keep[i]);
     current.row(static_cast<Eigen::Index>(i)) = mean.row(keep[i]).leftCols(M);
   }
-  const double nu_star =
-      moo::greedy_hv_selection(current.data(), keep.size(), M, ref.data(), P).hypervolume;
+  // Inner maximization: HV of the posterior means, plus w HV of the causal
+  // estimates of the same set for C-HVKG (computed once: they do not depend on
+  // the fantasies).
+  RowMatrix ci;
+  const double w = causal_weight();
+  const bool with_ci = w > 0.0 && causal_objectives(z, &ci);
+  auto inner = [&](const RowMatrix& objs) {
+    if (with_ci) return greedy_gp_ci(objs.data(), ci.data(), keep.size(), M, ref.data(), w, P);
+    return moo::greedy_hv_selection(objs.data(), keep.size(), M, ref.data(), P).hypervolume;
+  };
+  const double nu_star = inner(current);
+  const double floor = spec.num_constraints() > 0 ? outer_feasibility_floor() : 0.0;
+  Eigen::MatrixXd zt(1, d + 1), mt, vt;
 
   const gp::PreparedPool prepared = gp.prepare_pool(z);
   const Eigen::MatrixXd base = gp.draw_base_samples(K, rng);
@@ -90,13 +100,18 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   RowMatrix objs;
   auto value = [&](const double* u, double s) {
     spec.from_unit(u, x.data());
-    for (int j = 0; j < d; ++j) cand[j] = u[j];
+    for (int j = 0; j < d; ++j) cand[j] = zt(0, j) = u[j];
+    if (floor > 0.0) {
+      zt(0, d) = model_.target_unit();
+      model_.predict(zt, &mt, &vt);
+      if (model_.probability_feasible(mt, vt)[0] < floor) return -HUGE_VAL;
+    }
     cand[d] = spec.fidelity().unit(s);
     const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
     double total = 0.0;
     for (const Eigen::MatrixXd& f : fantasies) {
       objs = f.leftCols(M);
-      total += moo::greedy_hv_selection(objs.data(), keep.size(), M, ref.data(), P).hypervolume;
+      total += inner(objs);
     }
     return (total / K - nu_star) / spec.cost(x.data(), s);
   };

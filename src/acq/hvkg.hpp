@@ -23,13 +23,23 @@
 
 namespace rescue::acq {
 
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 class Hvkg : public ModelStrategy {
  public:
-  explicit Hvkg(const ProblemSpec& spec) : ModelStrategy(spec) {}
+  explicit Hvkg(const ProblemSpec& spec, gp::GpOptions options = {}) : ModelStrategy(spec, options) {}
   std::string name() const override { return "hvkg"; }
 
  protected:
   std::optional<Suggestion> propose(const EngineView& view, Rng& rng) override;
+  /// The causal term of C-HVKG: estimates f_do of the objectives (minimization
+  /// convention) at the target-fidelity inputs z; false when there is none.
+  virtual bool causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) { return false; }
+  /// w of HV_GP + w HV_CI.
+  virtual double causal_weight() const { return 0.0; }
+  /// Candidates (x, s) whose probability of feasibility at the target is below
+  /// this are not considered by the outer maximization (paper, Eq. for (x_t, s_t)).
+  virtual double outer_feasibility_floor() const { return 0.0; }
 };
 
 /// Pool of unit configurations for inner maximizations: n Sobol points, the

@@ -4,6 +4,7 @@ namespace rescue::acq {
 
 std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rng) {
   spec_ = view.spec;  // e.g. a cost callback set again after loading
+  before_fit(view);
   bool ready = false;
   try {
     ready = model_.refresh(view.observations, view.spec.seed());
@@ -21,9 +22,9 @@ std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rn
   return fallback;
 }
 
-void ModelStrategy::load_state(const nlohmann::json& state, const std::vector<Observation>& observations) {
+void ModelStrategy::load_state(const nlohmann::json& state, const EngineView& view) {
   if (!state.is_object()) fail(Status::CorruptCheckpoint, "strategy state is not an object");
-  if (state.contains("model")) model_.load(state["model"], observations);
+  if (state.contains("model")) model_.load(state["model"], view.observations);
 }
 
 std::vector<double> ModelStrategy::to_user(const std::vector<double>& u) const {

@@ -11,13 +11,15 @@ namespace rescue::acq {
 
 class ModelStrategy : public Strategy {
  public:
-  explicit ModelStrategy(const ProblemSpec& spec) : spec_(spec), model_(spec_) {}
+  explicit ModelStrategy(const ProblemSpec& spec, gp::GpOptions options = {}) : spec_(spec), model_(spec_, options) {}
   std::optional<Suggestion> suggest(const EngineView& view, Rng& rng) final;
   Surrogate* model() override { return &model_; }
   nlohmann::json save_state() const override { return {{"model", model_.save()}}; }
-  void load_state(const nlohmann::json& state, const std::vector<Observation>& observations) override;
+  void load_state(const nlohmann::json& state, const EngineView& view) override;
 
  protected:
+  /// Called before the model is refreshed (e.g. to relearn its prior).
+  virtual void before_fit(const EngineView& view) {}
   /// Called with a fitted model; returns the next (x, s) within view.max_cost.
   virtual std::optional<Suggestion> propose(const EngineView& view, Rng& rng) = 0;
   /// Unit configuration -> configuration in user units.

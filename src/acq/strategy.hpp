@@ -12,6 +12,7 @@
 
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
+#include "acq/causal_prior.hpp"
 #include "acq/surrogate.hpp"
 #include "util/rng.hpp"
 
@@ -61,7 +62,11 @@ class Strategy {
   virtual Surrogate* model() { return nullptr; }
   /// State beyond the data (e.g. a warm start); restored before the next call.
   virtual nlohmann::json save_state() const { return nlohmann::json::object(); }
-  virtual void load_state(const nlohmann::json& state, const std::vector<Observation>& observations) {}
+  virtual void load_state(const nlohmann::json& state, const EngineView& view) {}
+  /// The causal prior, for strategies that learn one (for the C ABI's graph and
+  /// estimates); learned from the current data if the strategy has none yet,
+  /// without changing what the strategy will suggest. nullptr if there is none.
+  virtual CausalPrior* causal(const EngineView& view) { return nullptr; }
 };
 
 /// Builds a strategy by name (one of strategy_names()); throws UnknownName otherwise.

@@ -60,11 +60,29 @@ std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vect
   return ref;
 }
 
-Surrogate::Surrogate(const ProblemSpec& spec)
+Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     : spec_(&spec),
+      options_(options),
       M_(spec.num_objectives()),
       Q_(spec.num_constraints()),
       target_unit_(spec.fidelity().unit(spec.fidelity().target)) {}
+
+void Surrogate::ensure_gp() {
+  if (gp_) return;
+  gp_.emplace(spec_->dim() + 1, M_ + Q_, options_);
+  if (mean_hook_) gp_->set_mean_hook(mean_hook_);
+  if (sigma_hook_) gp_->set_kernel_hook(sigma_hook_);
+}
+
+void Surrogate::set_prior(gp::MeanHook mean, gp::KernelHook sigma) {
+  mean_hook_ = std::move(mean);
+  sigma_hook_ = std::move(sigma);
+  if (gp_) {
+    gp_->set_mean_hook(mean_hook_);
+    gp_->set_kernel_hook(sigma_hook_);
+  }
+  ready_ = false;
+}
 
 bool Surrogate::fit(const std::vector<Observation>& observations, Rng& rng) {
   TrainingSet t = training_set(*spec_, observations);
@@ -72,7 +90,7 @@ bool Surrogate::fit(const std::vector<Observation>& observations, Rng& rng) {
     ready_ = false;
     return false;
   }
-  if (!gp_) gp_.emplace(spec_->dim() + 1, M_ + Q_);
+  ensure_gp();
   gp_->set_data(t.X, t.Y);
   gp_->fit(rng);
   ready_ = true;
@@ -135,7 +153,7 @@ void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>
   }
   const std::size_t count = state["observations"].get<std::size_t>();
   if (count > observations.size()) fail(Status::CorruptCheckpoint, "model state refers to missing observations");
-  if (!gp_) gp_.emplace(spec_->dim() + 1, M_ + Q_);
+  ensure_gp();
   if (static_cast<int>(v.size()) != gp_->layout().size())
     fail(Status::CorruptCheckpoint, "model state has the wrong number of hyperparameters");
   gp::Hyperparameters h = gp_->default_hyperparameters();

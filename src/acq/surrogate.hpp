@@ -35,7 +35,12 @@ std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vect
 
 class Surrogate {
  public:
-  explicit Surrogate(const ProblemSpec& spec);
+  explicit Surrogate(const ProblemSpec& spec, gp::GpOptions options = {});
+
+  /// Sets the GP's prior mean and extra kernel term (paper, MF-CGP: the causal
+  /// estimates f_do and sigma); hooks take unit inputs and return values in the
+  /// GP's output convention. Replacing them makes the next refresh() refit.
+  void set_prior(gp::MeanHook mean, gp::KernelHook sigma);
 
   /// Fits the GP to the successful observations (warm-started from the last
   /// fit). Returns false, leaving the model unfitted, when there are fewer
@@ -69,7 +74,12 @@ class Surrogate {
   void load(const nlohmann::json& state, const std::vector<Observation>& observations);
 
  private:
+  void ensure_gp();
+
   const ProblemSpec* spec_;
+  gp::GpOptions options_;
+  gp::MeanHook mean_hook_;
+  gp::KernelHook sigma_hook_;
   int M_, Q_;
   double target_unit_;
   std::optional<gp::MultiFidelityGp> gp_;

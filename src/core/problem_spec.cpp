@@ -22,7 +22,7 @@ void require_finite(double v, const std::string& what) {
 
 const std::vector<std::string>& strategy_names() {
   // The engine's strategy factory builds exactly these (checked by a test).
-  static const std::vector<std::string> names = {"random", "cost-aware-random", "hvkg", "ehvi", "momf"};
+  static const std::vector<std::string> names = {"rescue", "hvkg", "ehvi", "momf", "random", "cost-aware-random"};
   return names;
 }
 
@@ -198,6 +198,12 @@ void ProblemSpec::set_param(const std::string& key, double value) {
     fail(Status::InvalidArgument, "parameter name must be non-empty and without spaces");
   require_finite(value, "parameter '" + key + "'");
   params_[key] = value;
+}
+
+void ProblemSpec::add_edge_constraint(const EdgeSpec& edge, bool required) {
+  if (edge.from.empty() || edge.to.empty()) fail(Status::InvalidArgument, "edge endpoints must be named");
+  auto& list = required ? required_edges_ : forbidden_edges_;
+  if (std::find(list.begin(), list.end(), edge) == list.end()) list.push_back(edge);
 }
 
 double ProblemSpec::param(const std::string& key, double fallback) const {

@@ -26,6 +26,13 @@ struct OptionSpec {
   OptionKind kind = OptionKind::Continuous;
 };
 
+/// A directed edge between two named variables of the causal model.
+struct EdgeSpec {
+  std::string from;
+  std::string to;
+  bool operator==(const EdgeSpec& o) const { return from == o.from && to == o.to; }
+};
+
 struct ObjectiveSpec {
   std::string name;
   Sense sense = Sense::Minimize;
@@ -89,6 +96,11 @@ class ProblemSpec {
   void set_budget(double budget);
   void set_initial_budget(double budget);
   void set_param(const std::string& key, double value);
+  /// Causal background knowledge, by variable name (checked against the
+  /// structural rules by the causal layer before they are stored here).
+  void set_user_dag(const std::vector<EdgeSpec>& edges) { user_dag_ = edges; has_user_dag_ = true; }
+  void clear_user_dag() { user_dag_.clear(); has_user_dag_ = false; }
+  void add_edge_constraint(const EdgeSpec& edge, bool required);
 
   // ---- accessors ----
   int dim() const { return static_cast<int>(options_.size()); }
@@ -109,6 +121,10 @@ class ProblemSpec {
   bool has_initial_budget() const { return initial_budget_ >= 0.0; }
   const std::map<std::string, double>& params() const { return params_; }
   double param(const std::string& key, double fallback) const;
+  bool has_user_dag() const { return has_user_dag_; }
+  const std::vector<EdgeSpec>& user_dag() const { return user_dag_; }
+  const std::vector<EdgeSpec>& required_edges() const { return required_edges_; }
+  const std::vector<EdgeSpec>& forbidden_edges() const { return forbidden_edges_; }
 
   /// Throws InvalidState if the problem cannot be optimized yet (no option, no objective).
   void validate_complete() const;
@@ -140,10 +156,13 @@ class ProblemSpec {
   std::vector<std::string> indicators_;
   std::vector<double> reference_;
   std::uint64_t seed_ = 0;
-  std::string strategy_ = "cost-aware-random";
+  std::string strategy_ = "rescue";
   double budget_ = 0.0;
   double initial_budget_ = -1.0;
   std::map<std::string, double> params_;
+  bool has_user_dag_ = false;
+  std::vector<EdgeSpec> user_dag_;
+  std::vector<EdgeSpec> required_edges_, forbidden_edges_;
 };
 
 /// Names of the strategies the engine knows (validated by set_strategy).

@@ -85,6 +85,14 @@ json problem_to_json(const ProblemSpec& p) {
   j["budget"] = p.budget();
   j["initial_budget"] = p.has_initial_budget() ? json(p.initial_budget()) : json(nullptr);
   j["params"] = p.params();
+  auto edges = [](const std::vector<EdgeSpec>& list) {
+    json a = json::array();
+    for (const auto& e : list) a.push_back({{"from", e.from}, {"to", e.to}});
+    return a;
+  };
+  j["user_dag"] = p.has_user_dag() ? edges(p.user_dag()) : json(nullptr);
+  j["required_edges"] = edges(p.required_edges());
+  j["forbidden_edges"] = edges(p.forbidden_edges());
   return j;
 }
 
@@ -142,6 +150,18 @@ ProblemSpec problem_from_json(const json& j) {
   const json& params = field(j, "params");
   if (!params.is_object()) corrupt("params is not an object");
   for (auto it = params.begin(); it != params.end(); ++it) p.set_param(it.key(), finite(it.value(), "parameter"));
+  // Causal background knowledge (absent in checkpoints of older builds of format 1).
+  auto edges = [](const json& a, const char* what) {
+    if (!a.is_array()) corrupt(std::string(what) + " is not an array");
+    std::vector<EdgeSpec> out;
+    for (const auto& e : a) out.push_back({text(field(e, "from"), what), text(field(e, "to"), what)});
+    return out;
+  };
+  if (j.contains("user_dag") && !j["user_dag"].is_null()) p.set_user_dag(edges(j["user_dag"], "user DAG"));
+  if (j.contains("required_edges"))
+    for (const auto& e : edges(j["required_edges"], "required edges")) p.add_edge_constraint(e, true);
+  if (j.contains("forbidden_edges"))
+    for (const auto& e : edges(j["forbidden_edges"], "forbidden edges")) p.add_edge_constraint(e, false);
   return p;
 }
 
@@ -232,7 +252,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
   if (spent < 0.0) corrupt("spent is negative");
   opt->spent_ = spent;
   if (!opt->rng_.from_string(text(field(doc, "rng"), "rng"))) corrupt("random generator state is malformed");
-  opt->strategy_->load_state(field(doc, "strategy_state"), opt->observations_);
+  opt->strategy_->load_state(field(doc, "strategy_state"), opt->view(HUGE_VAL));
   return opt;
 }
 

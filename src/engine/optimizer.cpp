@@ -8,6 +8,8 @@
 #include "core/sampling.hpp"
 #include "acq/pareto_observed.hpp"
 #include "acq/recommender.hpp"
+#include "acq/rescue_strategy.hpp"
+#include "causal/graph.hpp"
 
 namespace rescue::engine {
 namespace {
@@ -221,6 +223,26 @@ ParetoSet Optimizer::pareto() {
   recommendation_ = rec;
   recommendation_count_ = observations_.size();
   return *rec;
+}
+
+void Optimizer::set_user_dag(const char* json) {
+  ProblemSpec next = spec_;
+  if (json) {
+    std::vector<EdgeSpec> edges;
+    for (const auto& e : causal::Graph::edges_from_json(json)) edges.push_back({e.from, e.to});
+    next.set_user_dag(edges);
+  } else {
+    next.clear_user_dag();
+  }
+  acq::validate_causal_knowledge(next);
+  spec_ = next;
+}
+
+void Optimizer::constrain_edge(const std::string& from, const std::string& to, bool required) {
+  ProblemSpec next = spec_;
+  next.add_edge_constraint({from, to}, required);
+  acq::validate_causal_knowledge(next);
+  spec_ = next;
 }
 
 void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {

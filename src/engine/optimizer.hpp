@@ -3,6 +3,7 @@
 // Every mutating call validates all of its input before it changes anything,
 // so a rejected call leaves the state exactly as it was.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,6 +64,13 @@ class Optimizer {
   }
 
   void set_cost_callback(CostCallback fn, void* user) { spec_.set_cost_callback(fn, user); }
+
+  // ---- causal knowledge and the causal model ----
+  /// A user DAG as JSON (edges by name), or nullptr to go back to discovery.
+  void set_user_dag(const char* json);
+  void constrain_edge(const std::string& from, const std::string& to, bool required);
+  /// The strategy's causal prior, or nullptr (not "rescue", or nothing learned yet).
+  acq::CausalPrior* causal() { return strategy_->causal(view(HUGE_VAL)); }
 
   /// Told of every state change (suggest, observe, observe_at, cancel, fail_ticket,
   /// add_observational) before the changing call returns; engine/journal.hpp uses it

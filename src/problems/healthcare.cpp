@@ -23,11 +23,11 @@ Healthcare::Healthcare(const ProblemOptions& options)
   spec_.add_option("Aspirin", 0.0, 1.0, OptionKind::Continuous);
   spec_.set_fidelity_range(0.0, 1.0, 1.0);
   spec_.set_cost_exponential(4.8);
-  // Statin and Cancer drive the objectives; as indicators they are recorded as
-  // separate measurements (own noise draws) so no recorded column is an exact
-  // copy of another.
-  spec_.add_indicator("statin_level");
-  spec_.add_indicator("cancer_level");
+  // No separate indicators: Statin and Cancer, the mediators of the original
+  // model, are already measured as an objective and the constraint metric, and a
+  // second, nearly identical measurement of each would make them separate the
+  // options from each other in conditional-independence tests (a faithfulness
+  // violation that hides every option's effect).
   spec_.add_objective("Statin", Sense::Minimize);
   spec_.add_objective("PSA", Sense::Minimize);
   spec_.add_constraint("Cancer", options.cancer_threshold, ConstraintSense::LessEqual);
@@ -45,15 +45,13 @@ Healthcare::Values Healthcare::equations(double bmi, double aspirin, double s) {
 Evaluation Healthcare::model(const double* x, double s) const {
   const Values v = equations(x[0], x[1], s);
   Evaluation e;
-  e.z = {v.statin, v.cancer};
+  e.z = {};
   e.y = {v.statin, v.psa};
   e.g = {v.cancer};
   return e;
 }
 
 void Healthcare::add_noise(Evaluation& e, Rng& rng) const {
-  e.z[0] += statin_sd_ * rng.normal();
-  e.z[1] += cancer_sd_ * rng.normal();
   e.y[0] += statin_sd_ * rng.normal();
   e.y[1] += psa_sd_ * rng.normal();
   e.g[0] += cancer_sd_ * rng.normal();

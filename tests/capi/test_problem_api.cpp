@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <vector>
 #include <string>
 
 #include "rescue.h"
@@ -219,18 +220,24 @@ TEST(Builtin, EvaluatesAndRejectsBadInput) {
   const double nan_x[] = {kNaN, 0.5};
   EXPECT_EQ(rescue_problem_evaluate(p, nan_x, 2, 1.0, y, 2, nullptr, 0, nullptr, 0), RESCUE_ERR_NON_FINITE);
   rescue_problem_free(p);
-  // Indicators come back too when asked for.
-  ASSERT_EQ(rescue_problem_builtin("healthcare", &p), RESCUE_OK);
-  const double hx[] = {25.0, 0.5};
-  double hy[2], hg[1], hz[8];
-  EXPECT_EQ(rescue_problem_evaluate(p, hx, 2, 1.0, hy, 2, hg, 1, hz, 7), RESCUE_ERR_SIZE_MISMATCH);
-  rescue_optimizer* hopt = nullptr;
-  ASSERT_EQ(rescue_create(p, &hopt), RESCUE_OK);
-  const int hk = rescue_num_indicators(hopt);
-  rescue_destroy(hopt);
-  ASSERT_GT(hk, 0);
-  ASSERT_EQ(rescue_problem_evaluate(p, hx, 2, 1.0, hy, 2, hg, 1, hz, hk), RESCUE_OK);
-  for (int i = 0; i < hk; ++i) EXPECT_TRUE(std::isfinite(hz[i]));
+  // Indicators come back too when asked for (the robot stand-in reports four).
+  ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
+  rescue_optimizer* ropt = nullptr;
+  ASSERT_EQ(rescue_create(p, &ropt), RESCUE_OK);
+  std::vector<double> rx(25);
+  for (int j = 0; j < 25; ++j) {
+    double lo, hi;
+    int kind;
+    ASSERT_EQ(rescue_option_info(ropt, j, &lo, &hi, &kind), RESCUE_OK);
+    rx[j] = kind == RESCUE_INTEGER ? std::ceil(lo) : 0.5 * (lo + hi);
+  }
+  const int rk = rescue_num_indicators(ropt);
+  rescue_destroy(ropt);
+  ASSERT_EQ(rk, 4);
+  double ry[2], rg[2], rz[4];
+  EXPECT_EQ(rescue_problem_evaluate(p, rx.data(), 25, 1.0, ry, 2, rg, 2, rz, 3), RESCUE_ERR_SIZE_MISMATCH);
+  ASSERT_EQ(rescue_problem_evaluate(p, rx.data(), 25, 1.0, ry, 2, rg, 2, rz, 4), RESCUE_OK);
+  for (double v : rz) EXPECT_TRUE(std::isfinite(v));
   rescue_problem_free(p);
   rescue_problem* user = rescue_test::small_problem();
   double g[1];

@@ -27,12 +27,10 @@ void expect_printed(const BenchmarkProblem& p, double bmi, double aspirin, doubl
   const Evaluation e = p.evaluate(x, S);
   ASSERT_EQ(e.y.size(), 2u);
   ASSERT_EQ(e.g.size(), 1u);
-  ASSERT_EQ(e.z.size(), 2u);
+  EXPECT_TRUE(e.z.empty());
   EXPECT_TRUE(close(e.y[0], statin));
   EXPECT_TRUE(close(e.y[1], psa));
   EXPECT_TRUE(close(e.g[0], cancer));
-  EXPECT_TRUE(close(e.z[0], statin));
-  EXPECT_TRUE(close(e.z[1], cancer));
 }
 
 TEST(Healthcare, MatchesPrintedEquationsAtTargetAndLowestFidelity) {

@@ -24,7 +24,7 @@ const std::vector<Expected>& expected() {
   static const std::vector<Expected> e = {
       {"branin-currin", 2, 0, 2, 0, Sense::Maximize, {0.0, 0.0}},
       {"park", 4, 0, 2, 0, Sense::Maximize, {0.0, 0.0}},
-      {"healthcare", 2, 2, 2, 1, Sense::Minimize, {0.5, 5.0}},
+      {"healthcare", 2, 0, 2, 1, Sense::Minimize, {0.5, 5.0}},
       {"robot-standin", 25, 4, 2, 2, Sense::Minimize, {400.0, 2.0}},
   };
   return e;

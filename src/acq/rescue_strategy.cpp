@@ -1,0 +1,135 @@
+#include "acq/rescue_strategy.hpp"
+
+#include "causal/structural_constraints.hpp"
+
+namespace rescue::acq {
+namespace {
+
+std::vector<causal::NamedEdge> named(const std::vector<EdgeSpec>& edges) {
+  std::vector<causal::NamedEdge> out;
+  for (const auto& e : edges) out.push_back({e.from, e.to});
+  return out;
+}
+
+}  // namespace
+
+gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
+  gp::GpOptions o;
+  const bool fixed = spec.param("rescue.fixed_prior", 0.0) != 0.0;
+  o.learn_mean_constant = !fixed;
+  o.learn_mean_scale = !fixed;
+  o.learn_hook_weight = !fixed;
+  o.hook_coupling = gp::HookCoupling::Coregionalized;
+  return o;
+}
+
+void validate_causal_knowledge(const ProblemSpec& spec) {
+  const std::vector<causal::Variable> vars = causal_variables(spec);
+  const causal::StructuralConstraints constraints(vars, named(spec.required_edges()), named(spec.forbidden_edges()));
+  if (spec.has_user_dag()) constraints.check(causal::Graph::dag_from_edges(vars, named(spec.user_dag())));
+}
+
+Rescue::Rescue(const ProblemSpec& spec) : Hvkg(spec, mf_cgp_options(spec)) {}
+
+namespace {
+std::string knowledge_key(const ProblemSpec& spec) {
+  std::string key = spec.has_user_dag() ? "dag:" : "discover:";
+  auto add = [&](const std::vector<EdgeSpec>& edges, const char* tag) {
+    key += tag;
+    for (const auto& e : edges) key += e.from + '\n' + e.to + '\n';
+  };
+  add(spec.user_dag(), "|");
+  add(spec.required_edges(), "|req|");
+  add(spec.forbidden_edges(), "|forb|");
+  return key;
+}
+}  // namespace
+
+namespace {
+
+// Learns the causal model of the data; nullptr when there are too few rows or
+// the data do not allow a model (then the caller keeps what it had).
+std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+                                         const std::vector<Observation>& observations, std::size_t n_obs) {
+  const causal::DataTable table = causal_table(spec, observational, observations, n_obs);
+  if (table.rows() < 2) return nullptr;
+  causal::CpmOptions o;
+  o.method = spec.param("rescue.discovery", 0.0) != 0.0 ? causal::DiscoveryMethod::DirectLiNGAM
+                                                         : causal::DiscoveryMethod::PC;
+  o.alpha = spec.param("rescue.alpha", 0.05);
+  o.seed = spec.seed();
+  if (spec.has_user_dag()) o.user_dag = named(spec.user_dag());
+  o.required = named(spec.required_edges());
+  o.forbidden = named(spec.forbidden_edges());
+  try {
+    return std::make_shared<CausalPrior>(spec, causal::learn_cpm(table, o));
+  } catch (const Error& e) {
+    // A user DAG that does not fit the problem is the user's error; a model
+    // that cannot be learned from these data keeps the previous prior.
+    if (spec.has_user_dag() && e.status() != Status::Numerical) throw;
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+void Rescue::learn(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+                   const std::vector<Observation>& observations, std::size_t n_obs) {
+  learned_ = true;
+  learned_at_ = n_obs;
+  learned_knowledge_ = knowledge_key(spec);
+  std::shared_ptr<CausalPrior> next = learn_prior(spec, observational, observations, n_obs);
+  if (!next) return;
+  prior_ = next;
+  preview_.reset();
+  std::shared_ptr<CausalPrior> prior = prior_;
+  model_.set_prior([prior](const Eigen::MatrixXd& Z) { return prior->mean(Z); },
+                   [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); });
+}
+
+void Rescue::before_fit(const EngineView& view) {
+  const std::size_t n = view.observations.size();
+  const std::size_t every = static_cast<std::size_t>(std::max(1.0, spec_.param("rescue.relearn_every", 10)));
+  if (!learned_ || n >= learned_at_ + every || (!prior_ && n > learned_at_) ||
+      knowledge_key(view.spec) != learned_knowledge_)
+    learn(view.spec, view.observational, view.observations, n);
+}
+
+CausalPrior* Rescue::causal(const EngineView& view) {
+  if (prior_ && knowledge_key(view.spec) == learned_knowledge_) return prior_.get();
+  const std::size_t rows = view.observational.size() + view.observations.size();
+  if (!preview_ || preview_rows_ != rows || knowledge_key(view.spec) != preview_knowledge_) {
+    preview_ = learn_prior(view.spec, view.observational, view.observations, view.observations.size());
+    preview_rows_ = rows;
+    preview_knowledge_ = knowledge_key(view.spec);
+  }
+  return preview_ ? preview_.get() : prior_.get();
+}
+
+bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
+  if (!prior_) return false;
+  *out = prior_->mean(z).leftCols(spec_.num_objectives());
+  return true;
+}
+
+nlohmann::json Rescue::save_state() const {
+  nlohmann::json j = Hvkg::save_state();
+  j["causal_observations"] = learned_ ? nlohmann::json(learned_at_) : nlohmann::json(nullptr);
+  return j;
+}
+
+void Rescue::load_state(const nlohmann::json& state, const EngineView& view) {
+  if (!state.is_object()) fail(Status::CorruptCheckpoint, "strategy state is not an object");
+  // The causal model is relearned from the same data as before saving (learning
+  // is deterministic for a seed), then the GP fit is restored on top of it.
+  if (state.contains("causal_observations") && !state["causal_observations"].is_null()) {
+    if (!state["causal_observations"].is_number_unsigned())
+      fail(Status::CorruptCheckpoint, "causal_observations is not a count");
+    const std::size_t n = state["causal_observations"].get<std::size_t>();
+    if (n > view.observations.size()) fail(Status::CorruptCheckpoint, "causal model refers to missing observations");
+    learn(view.spec, view.observational, view.observations, n);
+  }
+  Hvkg::load_state(state, view);
+}
+
+}  // namespace rescue::acq

@@ -1,0 +1,70 @@
+// RESCUE (paper, Algorithm 1): the multi-fidelity causal GP (MF-CGP) with the
+// causal hypervolume knowledge gradient (C-HVKG).
+//
+// - The causal performance model is learned from the observational data at
+//   the start (line 2) and relearned from observational plus interventional
+//   data every rescue.relearn_every (N_l, default 10) new observations (line
+//   6). Without observational data and without a user DAG it is learned from
+//   the interventional data alone (below five rows: the prior graph in which
+//   every option and the fidelity may affect every outcome), so RESCUE also
+//   serves users with no logs; its prior is then weaker at the start.
+// - MF-CGP: the GP's prior mean is f_do(x, s) and its kernel adds
+//   sigma(x, s) sigma(x', s') to k_in k_fid, both multiplied by K_obj:
+//   k_mm' = (k_in k_fid + w_c sigma_m sigma_m') K_obj[m, m'] on standardized
+//   outputs, i.e. sigma enters each output pair scaled by that pair's
+//   inter-output covariance (HookCoupling::Coregionalized). So that a wrong
+//   causal model is overridden by data, the mean is b_m + a_m f_do with a
+//   learned scale a_m and offset b_m per output and w_c is learned; with
+//   rescue.fixed_prior = 1, a_m = 1, b_m = 0 and w_c = 1: the paper's form.
+// - C-HVKG: as hvkg, with the inner selection maximizing HV_GP + w HV_CI
+//   (w = rescue.weight, default 0.5), HV_CI the hypervolume of f_do at the
+//   target of the same set; the outer maximization skips candidates whose
+//   probability of feasibility at the target is below rescue.min_feasibility
+//   (default 0.05; the paper's E[g(x, s_target)] > 0).
+// - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;
+//   rescue.alpha the PC significance level (0.05). A user DAG (rescue_set_dag)
+//   replaces discovery.
+#pragma once
+#include <memory>
+
+#include "acq/causal_prior.hpp"
+#include "acq/hvkg.hpp"
+
+namespace rescue::acq {
+
+class Rescue : public Hvkg {
+ public:
+  explicit Rescue(const ProblemSpec& spec);
+  std::string name() const override { return "rescue"; }
+  CausalPrior* causal(const EngineView& view) override;
+  nlohmann::json save_state() const override;
+  void load_state(const nlohmann::json& state, const EngineView& view) override;
+  /// Learns the causal model now from the data given (used on loading, and by before_fit).
+  void learn(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+             const std::vector<Observation>& observations, std::size_t n_obs);
+
+ protected:
+  void before_fit(const EngineView& view) override;
+  bool causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) override;
+  double causal_weight() const override { return spec_.param("rescue.weight", 0.5); }
+  double outer_feasibility_floor() const override { return spec_.param("rescue.min_feasibility", 0.05); }
+
+ private:
+  std::shared_ptr<CausalPrior> prior_;
+  std::shared_ptr<CausalPrior> preview_;  // for queries before the strategy learned its own
+  std::size_t preview_rows_ = 0;
+  std::string preview_knowledge_;
+  std::size_t learned_at_ = 0;  // observations used by the current causal model
+  bool learned_ = false;
+  std::string learned_knowledge_;  // the user DAG and edge constraints it was learned with
+};
+
+/// GP options of the MF-CGP: learned prior scale, offset and weight, or the
+/// paper's fixed form when rescue.fixed_prior is set.
+gp::GpOptions mf_cgp_options(const ProblemSpec& spec);
+
+/// Checks a user DAG or edge constraints against the problem's variables and
+/// the structural rules; throws rescue::Error with the first problem found.
+void validate_causal_knowledge(const ProblemSpec& spec);
+
+}  // namespace rescue::acq

@@ -1,0 +1,177 @@
+// The causal model through the C ABI: background knowledge, graph export,
+// interventional estimates, and RESCUE's checkpoint continuation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "rescue.h"
+
+namespace {
+
+struct Healthcare {
+  rescue_problem* problem = nullptr;
+  rescue_optimizer* opt = nullptr;
+  int width = 0;
+  explicit Healthcare(const char* strategy = "rescue", int observational = 200) {
+    EXPECT_EQ(rescue_problem_builtin("healthcare", &problem), RESCUE_OK);
+    rescue_problem_set_strategy(problem, strategy);
+    rescue_problem_set_seed(problem, 4);
+    rescue_problem_set_param(problem, "kg.pool", 32);
+    rescue_problem_set_param(problem, "kg.fantasies", 3);
+    rescue_problem_set_param(problem, "acq.starts", 16);
+    rescue_problem_set_param(problem, "acq.refine", 1);
+    rescue_problem_set_param(problem, "acq.refine_evals", 8);
+    rescue_problem_set_initial_budget(problem, 2.0);
+    EXPECT_EQ(rescue_create(problem, &opt), RESCUE_OK) << rescue_last_error();
+    width = 2 + 1 + rescue_num_indicators(opt) + 2 + 1;
+    if (observational > 0) {
+      std::vector<double> rows(static_cast<size_t>(observational) * width);
+      EXPECT_EQ(rescue_problem_sample_observational(problem, observational, 9, rows.data(), width), RESCUE_OK);
+      EXPECT_EQ(rescue_add_observational(opt, rows.data(), observational, width), RESCUE_OK) << rescue_errmsg(opt);
+    }
+  }
+  ~Healthcare() {
+    rescue_destroy(opt);
+    rescue_problem_free(problem);
+  }
+  void run(int steps, std::vector<double>* trace = nullptr) {
+    const int k = rescue_num_indicators(opt);
+    for (int i = 0; i < steps; ++i) {
+      double x[2], s, y[2], g[1], z[8];
+      int t;
+      ASSERT_EQ(rescue_suggest(opt, x, 2, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
+      ASSERT_EQ(rescue_problem_evaluate(problem, x, 2, s, y, 2, g, 1, z, k), RESCUE_OK);
+      ASSERT_EQ(rescue_observe(opt, t, y, 2, g, 1, z, k), RESCUE_OK) << rescue_errmsg(opt);
+      if (trace) trace->insert(trace->end(), {x[0], x[1], s});
+    }
+  }
+  std::string graph(int format, int as_discovered) {
+    size_t len = 0;
+    EXPECT_EQ(rescue_causal_graph(opt, format, as_discovered, nullptr, 0, &len), RESCUE_OK) << rescue_errmsg(opt);
+    std::string text(len + 1, '\0');
+    EXPECT_EQ(rescue_causal_graph(opt, format, as_discovered, &text[0], text.size(), &len), RESCUE_OK);
+    text.resize(len);
+    return text;
+  }
+};
+
+double sigmoid(double u) { return 1.0 / (1.0 + std::exp(-u)); }
+
+// Whether the JSON graph text holds the edge from -> to. Object keys are
+// written in alphabetical order ("directed", "from", "to"), so the compacted
+// text of an edge contains "from":"A","to":"B".
+bool has_edge(const std::string& json, const std::string& from, const std::string& to) {
+  std::string compact;
+  for (char c : json)
+    if (c != ' ' && c != '\n') compact += c;
+  return compact.find("\"from\":\"" + from + "\",\"to\":\"" + to + "\"") != std::string::npos;
+}
+
+TEST(CausalApi, NoModelBeforeLearningOrForModelFreeStrategies) {
+  Healthcare h("random");
+  size_t len = 0;
+  EXPECT_EQ(rescue_causal_graph(h.opt, RESCUE_GRAPH_DOT, 0, nullptr, 0, &len), RESCUE_ERR_INVALID_STATE);
+  EXPECT_NE(std::string(rescue_errmsg(h.opt)).find("rescue"), std::string::npos);
+  const double x[2] = {25, 0.5}, s[1] = {1.0};
+  double mean[3];
+  EXPECT_EQ(rescue_causal_estimates(h.opt, x, 1, 2, s, mean, nullptr, 3), RESCUE_ERR_INVALID_STATE);
+}
+
+TEST(CausalApi, GraphExportAndEstimatesOfTheHealthcareModel) {
+  Healthcare h;
+  h.run(1);  // the model is learned at the first suggestion
+  const std::string dot = h.graph(RESCUE_GRAPH_DOT, 0);
+  EXPECT_EQ(dot.rfind("digraph", 0), 0u) << dot;
+  const std::string json = h.graph(RESCUE_GRAPH_JSON, 0);
+  for (const char* name : {"BMI", "Aspirin", "fidelity", "Statin", "PSA", "Cancer"})
+    EXPECT_NE(json.find(std::string("\"") + name + "\""), std::string::npos) << name;
+  EXPECT_FALSE(h.graph(RESCUE_GRAPH_JSON, 1).empty());
+  size_t len = 0;
+  char small[4];
+  EXPECT_EQ(rescue_causal_graph(h.opt, RESCUE_GRAPH_DOT, 0, small, sizeof small, &len), RESCUE_ERR_BUFFER_TOO_SMALL);
+  EXPECT_EQ(rescue_causal_graph(h.opt, 7, 0, nullptr, 0, &len), RESCUE_ERR_INVALID_ARGUMENT);
+  // Estimates against the problem's own equations (Age 65).
+  const double x[4] = {22.0, 0.2, 28.0, 0.9}, s[2] = {1.0, 0.5};
+  double mean[6], sd[6];
+  ASSERT_EQ(rescue_causal_estimates(h.opt, x, 2, 2, s, mean, sd, 3), RESCUE_OK) << rescue_errmsg(h.opt);
+  for (int i = 0; i < 2; ++i) {
+    const double bmi = x[2 * i], asp = x[2 * i + 1], S = s[i];
+    const double statin = sigmoid(S * (-13.0 + 6.5 + 0.2 * bmi));
+    const double cancer = sigmoid(S * (2.2 - 3.25 + 0.01 * bmi - 0.04 * statin + 0.2 * asp));
+    const double psa = (S + 6.8) * (2.6 - 0.15 * bmi + 0.6 * statin + 0.55 * asp + cancer);
+    EXPECT_NEAR(mean[3 * i + 0], statin, 0.05) << i;
+    EXPECT_NEAR(mean[3 * i + 1], psa, 0.5) << i;
+    EXPECT_NEAR(mean[3 * i + 2], cancer, 0.05) << i;
+    for (int k = 0; k < 3; ++k) EXPECT_GE(sd[3 * i + k], 0.0);
+  }
+  EXPECT_EQ(rescue_causal_estimates(h.opt, x, 2, 3, s, mean, sd, 3), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_causal_estimates(h.opt, x, 2, 2, s, mean, sd, 2), RESCUE_ERR_SIZE_MISMATCH);
+  const double out[2] = {50.0, 0.5};
+  EXPECT_EQ(rescue_causal_estimates(h.opt, out, 1, 2, s, mean, sd, 3), RESCUE_ERR_OUT_OF_RANGE);
+}
+
+TEST(CausalApi, UserDagReplacesDiscoveryAndBadKnowledgeIsRejected) {
+  Healthcare h;
+  const std::string before = [&] {
+    size_t len = 0;
+    rescue_save(h.opt, nullptr, 0, &len);
+    std::string t(len + 1, '\0');
+    rescue_save(h.opt, &t[0], t.size(), &len);
+    return t;
+  }();
+  EXPECT_EQ(rescue_set_dag(h.opt, "{not json"), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_set_dag(h.opt, R"({"edges":[{"from":"BMI","to":"Nope"}]})"), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_EQ(rescue_set_dag(h.opt, R"({"edges":[{"from":"PSA","to":"BMI"}]})"), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_set_dag(h.opt, R"({"edges":[{"from":"Statin","to":"PSA"},{"from":"PSA","to":"Statin"}]})"),
+            RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_constrain_edge(h.opt, "BMI", "Nope", RESCUE_EDGE_REQUIRED), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_EQ(rescue_constrain_edge(h.opt, "BMI", "Statin", 5), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_constrain_edge(h.opt, "PSA", "BMI", RESCUE_EDGE_REQUIRED), RESCUE_ERR_INVALID_ARGUMENT);
+  {
+    size_t len = 0;
+    rescue_save(h.opt, nullptr, 0, &len);
+    std::string t(len + 1, '\0');
+    rescue_save(h.opt, &t[0], t.size(), &len);
+    EXPECT_EQ(t, before);  // rejected knowledge changes nothing
+  }
+  const char* dag =
+      R"({"edges":[{"from":"BMI","to":"Statin"},{"from":"fidelity","to":"Statin"},{"from":"BMI","to":"PSA"},)"
+      R"({"from":"Statin","to":"PSA"},{"from":"Aspirin","to":"Cancer"},{"from":"BMI","to":"Cancer"}]})";
+  ASSERT_EQ(rescue_set_dag(h.opt, dag), RESCUE_OK) << rescue_errmsg(h.opt);
+  h.run(1);
+  const std::string json = h.graph(RESCUE_GRAPH_JSON, 0);
+  EXPECT_TRUE(has_edge(json, "Statin", "PSA")) << json;
+  EXPECT_FALSE(has_edge(json, "Aspirin", "PSA")) << json;
+  // Back to discovery, with a forbidden edge that discovery must respect.
+  ASSERT_EQ(rescue_set_dag(h.opt, nullptr), RESCUE_OK);
+  ASSERT_EQ(rescue_constrain_edge(h.opt, "Aspirin", "PSA", RESCUE_EDGE_FORBIDDEN), RESCUE_OK);
+  h.run(1);
+  EXPECT_FALSE(has_edge(h.graph(RESCUE_GRAPH_JSON, 0), "Aspirin", "PSA"));
+}
+
+TEST(CausalApi, RescueContinuesIdenticallyAfterLoadingAndWorksWithoutLogs) {
+  for (int observational : {200, 0}) {
+    Healthcare a("rescue", observational);
+    rescue_problem_set_param(a.problem, "rescue.relearn_every", 3);
+    a.run(7);
+    size_t len = 0;
+    rescue_save(a.opt, nullptr, 0, &len);
+    std::string text(len + 1, '\0');
+    rescue_save(a.opt, &text[0], text.size(), &len);
+    text.resize(len);
+    rescue_optimizer* b = nullptr;
+    ASSERT_EQ(rescue_load(text.data(), text.size(), &b), RESCUE_OK) << rescue_last_error();
+    std::vector<double> ta, tb;
+    a.run(4, &ta);
+    rescue_optimizer* keep = a.opt;
+    a.opt = b;
+    a.run(4, &tb);
+    a.opt = keep;
+    EXPECT_EQ(ta, tb) << observational;
+    rescue_destroy(b);
+  }
+}
+
+}  // namespace
