@@ -73,15 +73,18 @@ Recommendation recommend(rescue_optimizer* opt, const rescue_problem* problem) {
 
 int main(int argc, char** argv) {
   CLI::App app{"RESCUE demo: multi-fidelity multi-objective optimization of a built-in problem"};
-  std::string problem_name = "branin-currin", strategy = "cost-aware-random";
+  std::string problem_name = "branin-currin", strategy = "rescue";
   unsigned seed = 1;
   double budget_units = 5.0;
   bool quiet = false;
+  int observational = 200;
   app.add_option("-p,--problem", problem_name, "built-in problem: branin-currin, park, healthcare, robot-standin")
       ->capture_default_str();
   app.add_option("-s,--strategy", strategy, "strategy")->capture_default_str();
   app.add_option("--seed", seed, "random seed")->capture_default_str();
   app.add_option("-b,--budget", budget_units, "budget after the initial design, in target-fidelity evaluations")
+      ->capture_default_str();
+  app.add_option("--observational", observational, "rows of observational data (logs) for the causal model")
       ->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "only print the final table");
   CLI11_PARSE(app, argc, argv);
@@ -108,9 +111,17 @@ int main(int argc, char** argv) {
   rescue_destroy(opt);
   rescue_problem_set_budget(problem, (2.0 + budget_units) * unit);
   if (rescue_create(problem, &opt) != RESCUE_OK) die("create", rescue_last_error());
+  if (observational > 0) {
+    // Logs of past runs, drawn from the problem's sampler; not charged to the budget.
+    const int width = d + 1 + k + m + q;
+    std::vector<double> rows(static_cast<size_t>(observational) * width);
+    if (rescue_problem_sample_observational(problem, observational, seed, rows.data(), width) != RESCUE_OK ||
+        rescue_add_observational(opt, rows.data(), observational, width) != RESCUE_OK)
+      die("observational data", rescue_errmsg(opt));
+  }
 
-  std::printf("RESCUE %s | problem %s | strategy %s | seed %u | budget %.1f target evaluations\n",
-              rescue_version_string(), problem_name.c_str(), strategy.c_str(), seed, 2.0 + budget_units);
+  std::printf("RESCUE %s | problem %s | strategy %s | seed %u | budget %.1f target evaluations | %d observational rows\n",
+              rescue_version_string(), problem_name.c_str(), strategy.c_str(), seed, 2.0 + budget_units, observational);
   std::vector<double> x(d), y(m), g(q), z(k);
   int iter = 0;
   while (!rescue_done(opt)) {
