@@ -206,6 +206,19 @@ class Problem {
     return e;
   }
 
+  /** n rows of observational data drawn from a built-in problem (row-major, d + 1 + K + M + Q values each). */
+  std::vector<double> sampleObservational(int n, unsigned int seed) const {
+    int sizes[3];
+    dims(sizes);
+    rescue_optimizer* o = nullptr;
+    detail::check(rescue_create(get(), &o));
+    const int width = rescue_dimension(o) + 1 + sizes[2] + sizes[0] + sizes[1];
+    rescue_destroy(o);
+    std::vector<double> rows(static_cast<size_t>(n > 0 ? n : 0) * static_cast<size_t>(width));
+    check(rescue_problem_sample_observational(p_, n, seed, rows.empty() ? nullptr : rows.data(), width));
+    return rows;
+  }
+
   /** The underlying C handle (for the Optimizer). */
   const rescue_problem* get() const {
     if (!p_) detail::closed("problem");
@@ -413,7 +426,43 @@ class Optimizer {
   /** Writes a checkpoint file atomically. */
   void saveFile(const std::string& path) const { check(rescue_save_file(h(), path.c_str())); }
 
+  /** Replaces causal discovery with a DAG given as JSON ({"edges": [{"from", "to"}, ...]}). */
+  void setDag(const std::string& json) { check(rescue_set_dag(h(), json.c_str())); }
+  /** Goes back to causal discovery. */
+  void clearDag() { check(rescue_set_dag(h(), nullptr)); }
+  /** Requires (true) or forbids (false) the causal edge from -> to. */
+  void constrainEdge(const std::string& from, const std::string& to, bool required) {
+    check(rescue_constrain_edge(h(), from.c_str(), to.c_str(), required ? RESCUE_EDGE_REQUIRED : RESCUE_EDGE_FORBIDDEN));
+  }
+  /** The causal graph as Graphviz DOT (json = false) or JSON; the fitted DAG, or the graph as discovered. */
+  std::string causalGraph(bool json, bool asDiscovered) const {
+    const int format = json ? RESCUE_GRAPH_JSON : RESCUE_GRAPH_DOT;
+    size_t length = 0;
+    check(rescue_causal_graph(h(), format, asDiscovered ? 1 : 0, nullptr, 0, &length));
+    std::string text(length + 1, '\0');
+    check(rescue_causal_graph(h(), format, asDiscovered ? 1 : 0, &text[0], text.size(), &length));
+    text.resize(length);
+    return text;
+  }
+  /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and
+   *  fidelities s (n values); row-major n x (M + Q). */
+  std::vector<double> causalMeans(const std::vector<double>& x, const std::vector<double>& s) const {
+    return causal(x, s, true);
+  }
+  /** The matching standard deviations. */
+  std::vector<double> causalSds(const std::vector<double>& x, const std::vector<double>& s) const {
+    return causal(x, s, false);
+  }
+
  private:
+  std::vector<double> causal(const std::vector<double>& x, const std::vector<double>& s, bool want_mean) const {
+    const int d = dimension(), p = numObjectives() + numConstraints(), n = detail::length(s);
+    std::vector<double> mean(static_cast<size_t>(n > 0 ? n : 0) * static_cast<size_t>(p)), sd(mean.size());
+    check(rescue_causal_estimates(h(), detail::data_or_null(x), n, d > 0 && n > 0 ? detail::length(x) / n : d,
+                                  detail::data_or_null(s), mean.empty() ? nullptr : mean.data(),
+                                  sd.empty() ? nullptr : sd.data(), p));
+    return want_mean ? mean : sd;
+  }
   explicit Optimizer(rescue_optimizer* o) : o_(o) {}
   rescue_optimizer* h() const {
     if (!o_) detail::closed("optimizer");

@@ -186,3 +186,27 @@ def test_own_problem_with_constraints_and_indicators():
             assert opt.num_observational == 1
             with pytest.raises(rescue.RescueError, match="observational rows need 7 columns"):
                 opt.add_observational([[0.1, 3, 1.0]])
+
+
+def test_causal_model_graph_and_estimates():
+    with rescue.Problem("healthcare") as p, rescue.Optimizer(p.set_seed(3)) as opt:
+        with pytest.raises(rescue.RescueError) as err:
+            opt.causal_graph()
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_STATE
+        rows = p.sample_observational(150, seed=5)
+        assert np.asarray(rows).shape == (150, 6)
+        opt.add_observational(rows)
+        dot = opt.causal_graph()
+        assert dot.startswith("digraph") and '"BMI"' in dot
+        assert '"edges"' in opt.causal_graph("json")
+        mean, sd = opt.causal_estimates([[25.0, 0.5], [21.0, 0.1]], [1.0, 1.0])
+        assert np.asarray(mean).shape == (2, 3) and np.all(np.asarray(sd) >= 0)
+        # Statin rises with BMI at the target fidelity (the problem's first equation).
+        assert mean[0][0] > mean[1][0]
+        with pytest.raises(rescue.RescueError) as err:
+            opt.set_dag([("PSA", "BMI")])
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        opt.set_dag([("BMI", "Statin"), ("fidelity", "Statin"), ("Statin", "PSA")])
+        assert '"Statin" -> "PSA"' in opt.causal_graph()
+        opt.set_dag(None).constrain_edge("Aspirin", "PSA", required=False)
+        assert '"Aspirin" -> "PSA"' not in opt.causal_graph()

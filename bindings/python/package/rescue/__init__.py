@@ -205,6 +205,12 @@ class Problem:
         e = self._h().evaluate(_vec(x), float(fidelity))
         return Evaluation(_out(e.objectives), _out(e.constraints), _out(e.indicators))
 
+    def sample_observational(self, n, seed=0):
+        """n rows of observational data drawn from a built-in problem (a matrix: options, fidelity,
+        indicators, objectives, constraints), ready for Optimizer.add_observational."""
+        flat = self._h().sampleObservational(int(n), int(seed))
+        return _matrix(flat, int(n), len(flat) // int(n))
+
 
 class Optimizer:
     """Ask (suggest) and tell (observe) until the budget is spent.
@@ -391,6 +397,40 @@ class Optimizer:
     def save(self):
         """The checkpoint text."""
         return self._h().save()
+
+    def set_dag(self, dag):
+        """Replaces causal discovery with your DAG: JSON text, or a list of (from, to) name pairs;
+        None goes back to discovery."""
+        if dag is None:
+            self._h().clearDag()
+            return self
+        if not isinstance(dag, str):
+            import json
+            dag = json.dumps({"edges": [{"from": a, "to": b} for a, b in dag]})
+        self._h().setDag(dag)
+        return self
+
+    def constrain_edge(self, source, target, required=True):
+        """Requires (or, with required=False, forbids) the causal edge source -> target."""
+        self._h().constrainEdge(str(source), str(target), bool(required))
+        return self
+
+    def causal_graph(self, fmt="dot", as_discovered=False):
+        """The causal graph the model uses, as Graphviz DOT ("dot") or JSON ("json") text."""
+        if fmt not in ("dot", "json"):
+            raise ValueError("fmt must be 'dot' or 'json'")
+        return self._h().causalGraph(fmt == "json", bool(as_discovered))
+
+    def causal_estimates(self, x, fidelity):
+        """Interventional means and standard deviations (two n x (M + Q) matrices) of the causal
+        model at configurations x (n x d) and fidelities (n values)."""
+        xs = _vec(x)
+        s = _vec(fidelity)
+        n = len(s)
+        p = self.num_objectives + self.num_constraints
+        mean = self._h().causalMeans(xs, s)
+        sd = self._h().causalSds(xs, s)
+        return _matrix(mean, n, p), _matrix(sd, n, p)
 
     def save_file(self, path):
         """Writes a checkpoint file atomically."""
