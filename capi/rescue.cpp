@@ -3,6 +3,8 @@
 // No logic of its own lives here.
 #include "rescue.h"
 
+#include "capi/handles.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -23,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/problem_spec.hpp"
+#include "engine/journal.hpp"
 #include "engine/optimizer.hpp"
 #include "acq/causal_prior.hpp"
 #include "moo/hypervolume.hpp"
@@ -30,65 +33,15 @@
 #include "problems/benchmark_problem.hpp"
 #include "util/error.hpp"
 
-struct rescue_problem {
-  rescue::ProblemSpec spec;
-  std::shared_ptr<const rescue::problems::BenchmarkProblem> builtin;  // set for built-in problems
-  std::string errmsg;
-};
-
-struct rescue_optimizer {
-  std::unique_ptr<rescue::engine::Optimizer> engine;
-  std::string errmsg;
-  std::string strategy;
-};
-
 namespace {
 
 using rescue::Error;
 using rescue::Status;
-
-thread_local std::string t_last_error;
+using rescue::capi::guarded;
+using rescue::capi::null_handle;
 
 static_assert(static_cast<int>(Status::Internal) == RESCUE_ERR_INTERNAL, "status codes must match rescue.h");
 static_assert(static_cast<int>(Status::Callback) == RESCUE_ERR_CALLBACK, "status codes must match rescue.h");
-
-// Runs f, storing any failure's message in *msg (if given) and in the
-// thread-local message, and returns the status.
-template <class F>
-rescue_status guarded(std::string* msg, F&& f) noexcept {
-  Status status = Status::Ok;
-  std::string text;
-  try {
-    f();
-    return RESCUE_OK;
-  } catch (const Error& e) {
-    status = e.status();
-    text = e.what();
-  } catch (const std::bad_alloc&) {
-    status = Status::OutOfMemory;
-    text = "out of memory";
-  } catch (const std::exception& e) {
-    status = Status::Internal;
-    text = std::string("internal error: ") + e.what();
-  } catch (...) {
-    status = Status::Internal;
-    text = "internal error: unknown exception";
-  }
-  try {
-    if (msg) *msg = text;
-    t_last_error = text;
-  } catch (...) {
-  }
-  return static_cast<rescue_status>(status);
-}
-
-rescue_status null_handle(const char* what) noexcept {
-  try {
-    t_last_error = std::string(what) + " is NULL";
-  } catch (...) {
-  }
-  return RESCUE_ERR_NULL_POINTER;
-}
 
 void need(const void* p, const char* what) {
   if (!p) rescue::fail(Status::NullPointer, std::string(what) + " is NULL");
@@ -200,7 +153,7 @@ const char* rescue_status_string(rescue_status status) {
   return "unknown status";
 }
 
-const char* rescue_last_error(void) { return t_last_error.c_str(); }
+const char* rescue_last_error(void) { return rescue::capi::last_error().c_str(); }
 const char* rescue_errmsg(const rescue_optimizer* opt) { return opt ? opt->errmsg.c_str() : rescue_last_error(); }
 const char* rescue_problem_errmsg(const rescue_problem* problem) {
   return problem ? problem->errmsg.c_str() : rescue_last_error();
@@ -427,9 +380,11 @@ rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, i
 
 rescue_status rescue_target_fidelity(const rescue_optimizer* opt, double* target) {
   if (!opt) return null_handle("optimizer");
-  if (!target) return null_handle("target pointer");
-  *target = opt->engine->spec().fidelity().target;
-  return RESCUE_OK;
+  auto* mut = const_cast<rescue_optimizer*>(opt);
+  return guarded(&mut->errmsg, [&] {
+    need(target, "target pointer");
+    *target = opt->engine->spec().fidelity().target;
+  });
 }
 
 const char* rescue_strategy_list(int index) {
@@ -454,6 +409,20 @@ rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s,
     *s = t.s;
     *ticket = static_cast<int>(t.ticket);
   });
+}
+
+rescue_status rescue_suggest_batch(rescue_optimizer* opt, int q, double* x, int d, double* s, int* tickets, int* count) {
+  if (!opt) return null_handle("optimizer");
+  if (!count) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "count pointer is NULL"); });
+  *count = 0;
+  if (q < 1) return guarded(&opt->errmsg, [] { rescue::fail(Status::InvalidArgument, "q must be >= 1"); });
+  if (!x || !s || !tickets) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "output buffer is NULL"); });
+  for (int i = 0; i < q; ++i) {
+    const rescue_status st = rescue_suggest(opt, x + static_cast<size_t>(i) * (d > 0 ? d : 0), d, s + i, tickets + i);
+    if (st != RESCUE_OK) return *count > 0 ? RESCUE_OK : st;
+    ++*count;
+  }
+  return RESCUE_OK;
 }
 
 namespace {
@@ -752,6 +721,8 @@ rescue_status rescue_save_file(const rescue_optimizer* opt, const char* path) {
       std::remove(tmp.c_str());
       rescue::fail(Status::Io, "cannot rename '" + tmp + "' to '" + path + "': " + why);
     }
+    // The rename itself is durable only once the directory entry is on disk.
+    rescue::engine::sync_parent_directory(path);
   });
 }
 

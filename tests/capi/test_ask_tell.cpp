@@ -434,3 +434,66 @@ TEST(Threads, HandlesOnManyThreadsMatchSequentialRuns) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Batch, SuggestionsAreSpreadOutAndEqualSequentialCalls) {
+  auto make = [] {
+    rescue_problem* p = small_problem("hvkg", 12);
+    rescue_problem_set_param(p, "kg.pool", 32);
+    rescue_problem_set_param(p, "kg.fantasies", 4);
+    rescue_problem_set_param(p, "acq.starts", 24);
+    rescue_problem_set_initial_budget(p, 4.0);
+    return p;
+  };
+  Opt a(make()), b(make());
+  for (Opt* o : {&a, &b})
+    for (int i = 0; i < 8; ++i) {
+      double x[3], s, y[2], g[1], z[1];
+      int t;
+      ASSERT_EQ(rescue_suggest(o->h, x, 3, &s, &t), RESCUE_OK);
+      simulate(x, s, y, g, z);
+      ASSERT_EQ(rescue_observe(o->h, t, y, 2, g, 1, z, 1), RESCUE_OK);
+    }
+  double xb[4 * 3], sb[4];
+  int tb[4], count = 0;
+  ASSERT_EQ(rescue_suggest_batch(a.h, 4, xb, 3, sb, tb, &count), RESCUE_OK) << rescue_errmsg(a.h);
+  ASSERT_EQ(count, 4);
+  for (int i = 0; i < 4; ++i) {
+    double x[3], s;
+    int t;
+    ASSERT_EQ(rescue_suggest(b.h, x, 3, &s, &t), RESCUE_OK);
+    EXPECT_EQ(std::vector<double>(x, x + 3), std::vector<double>(xb + 3 * i, xb + 3 * i + 3));
+    EXPECT_EQ(s, sb[i]);
+    EXPECT_EQ(t, tb[i]);
+  }
+  // The believer spreads the batch: no two suggestions coincide.
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) {
+      double dist = std::fabs(sb[i] - sb[j]);
+      for (int k = 0; k < 3; ++k) dist += std::fabs(xb[3 * i + k] - xb[3 * j + k]);
+      EXPECT_GT(dist, 1e-6) << i << " " << j;
+    }
+  int n = 0;
+  EXPECT_EQ(rescue_suggest_batch(a.h, 0, xb, 3, sb, tb, &n), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(rescue_suggest_batch(a.h, 2, xb, 3, sb, tb, nullptr), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_suggest_batch(a.h, 2, xb, 2, sb, tb, &n), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(n, 0);
+}
+
+TEST(Batch, StopsAtTheBudget) {
+  rescue_problem* p = small_problem("random", 2);
+  const double levels[] = {1.0}, costs[] = {10.0};
+  rescue_problem_set_fidelity_levels(p, levels, 1, 1.0);
+  rescue_problem_set_cost_levels(p, costs, 1);
+  rescue_problem_set_budget(p, 25.0);
+  Opt opt(p);
+  double x[5 * 3], s[5];
+  int t[5], count = 0;
+  ASSERT_EQ(rescue_suggest_batch(opt.h, 5, x, 3, s, t, &count), RESCUE_OK);
+  EXPECT_EQ(count, 2);  // two evaluations of cost 10 fit in 25
+  EXPECT_EQ(rescue_suggest_batch(opt.h, 5, x, 3, s, t, &count), RESCUE_ERR_BUDGET_EXHAUSTED);
+  EXPECT_EQ(count, 0);
+}
+
+}  // namespace
