@@ -13,7 +13,30 @@ std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rn
     ready = false;
   }
   if (ready) {
-    if (auto s = propose(view, rng)) return s;
+    std::optional<Suggestion> s;
+    if (view.pending.empty()) {
+      s = propose(view, rng);
+    } else {
+      // Pending evaluations are believed at their predicted mean for this
+      // decision, so that q outstanding suggestions are spread out.
+      Eigen::MatrixXd Zp(static_cast<Eigen::Index>(view.pending.size()), view.spec.dim() + 1);
+      std::vector<double> u(view.spec.dim());
+      for (std::size_t i = 0; i < view.pending.size(); ++i) {
+        view.spec.to_unit(view.pending[i].x.data(), u.data());
+        for (int j = 0; j < view.spec.dim(); ++j) Zp(static_cast<Eigen::Index>(i), j) = u[j];
+        Zp(static_cast<Eigen::Index>(i), view.spec.dim()) = view.spec.fidelity().unit(view.pending[i].s);
+      }
+      Surrogate fitted = model_;
+      model_ = fitted.believing(Zp);
+      try {
+        s = propose(view, rng);
+      } catch (...) {
+        model_ = std::move(fitted);
+        throw;
+      }
+      model_ = std::move(fitted);
+    }
+    if (s) return s;
   }
   Suggestion fallback;
   fallback.x = sample_configuration(view.spec, rng);

@@ -9,6 +9,14 @@
 
 namespace rescue::acq {
 
+RecommenderOptions RecommenderOptions::from(const ProblemSpec& spec) {
+  RecommenderOptions o;
+  o.population = std::max(4, static_cast<int>(spec.param("recommend.population", o.population)));
+  o.generations = std::max(0, static_cast<int>(spec.param("recommend.generations", o.generations)));
+  o.max_points = std::max(1, static_cast<int>(spec.param("recommend.points", o.max_points)));
+  return o;
+}
+
 std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Surrogate& model,
                                               const std::vector<Observation>& observations, Rng& rng,
                                               const RecommenderOptions& options) {

@@ -89,7 +89,7 @@ void Rescue::learn(const ProblemSpec& spec, const std::vector<std::vector<double
 
 void Rescue::before_fit(const EngineView& view) {
   const std::size_t n = view.observations.size();
-  const std::size_t every = static_cast<std::size_t>(std::max(1.0, spec_.param("rescue.relearn_every", 10)));
+  const std::size_t every = static_cast<std::size_t>(std::max(1.0, spec_.param("rescue.relearn_every", 40)));
   if (!learned_ || n >= learned_at_ + every || (!prior_ && n > learned_at_) ||
       knowledge_key(view.spec) != learned_knowledge_)
     learn(view.spec, view.observational, view.observations, n);

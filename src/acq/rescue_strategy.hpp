@@ -3,7 +3,7 @@
 //
 // - The causal performance model is learned from the observational data at
 //   the start (line 2) and relearned from observational plus interventional
-//   data every rescue.relearn_every (N_l, default 10) new observations (line
+//   data every rescue.relearn_every (N_l, default 40) new observations (line
 //   6). Without observational data and without a user DAG it is learned from
 //   the interventional data alone (below five rows: the prior graph in which
 //   every option and the fidelity may affect every outcome), so RESCUE also

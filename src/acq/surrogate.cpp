@@ -93,6 +93,7 @@ bool Surrogate::fit(const std::vector<Observation>& observations, Rng& rng) {
   ensure_gp();
   gp_->set_data(t.X, t.Y);
   gp_->fit(rng);
+  data_ = std::move(t);
   ready_ = true;
   fitted_count_ = observations.size();
   return true;
@@ -102,6 +103,19 @@ bool Surrogate::refresh(const std::vector<Observation>& observations, std::uint6
   if (ready_ && fitted_count_ == observations.size()) return true;
   Rng rng(seed * 0x9E3779B97F4A7C15ULL + observations.size());
   return fit(observations, rng);
+}
+
+Surrogate Surrogate::believing(const Eigen::MatrixXd& Zp) const {
+  if (!ready_) fail(Status::InvalidState, "the model is not fitted");
+  Surrogate next = *this;
+  if (Zp.rows() == 0) return next;
+  Eigen::MatrixXd Yp;
+  predict(Zp, &Yp, nullptr);
+  Eigen::MatrixXd X(data_.X.rows() + Zp.rows(), data_.X.cols()), Y(data_.Y.rows() + Yp.rows(), data_.Y.cols());
+  X << data_.X, Zp;
+  Y << data_.Y, Yp;
+  next.gp_.emplace(gp_->conditioned_on(X, Y));
+  return next;
 }
 
 void Surrogate::predict(const Eigen::MatrixXd& Z, Eigen::MatrixXd* mean, Eigen::MatrixXd* variance) const {
@@ -163,6 +177,7 @@ void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>
   if (t.X.rows() < 2) fail(Status::CorruptCheckpoint, "model state refers to too few observations");
   gp_->set_data(t.X, t.Y);
   gp_->restore_fit(h);
+  data_ = std::move(t);
   ready_ = true;
   fitted_count_ = count;
 }

@@ -68,6 +68,13 @@ class Surrogate {
   /// in units of its output's scale (0: predicted feasible, i.e. probability >= 0.5).
   double mean_violation(const Eigen::RowVectorXd& mean) const;
 
+  /// A copy that also "observes" the points Zp (n x (d+1) unit inputs) at its
+  /// posterior mean, with the same hyperparameters (the kriging believer):
+  /// what the model will look like once pending evaluations return, so that
+  /// further suggestions go elsewhere. The mean there is unchanged; the
+  /// variance collapses.
+  Surrogate believing(const Eigen::MatrixXd& Zp) const;
+
   /// The fit (hyperparameters and the number of observations it used), for
   /// checkpoints; load() restores it on the same observations.
   nlohmann::json save() const;
@@ -83,6 +90,7 @@ class Surrogate {
   int M_, Q_;
   double target_unit_;
   std::optional<gp::MultiFidelityGp> gp_;
+  TrainingSet data_;  // what the current fit was conditioned on
   bool ready_ = false;
   std::size_t fitted_count_ = 0;
 };

@@ -217,7 +217,7 @@ ParetoSet Optimizer::pareto() {
     } catch (const Error& e) {
       if (e.status() != Status::Numerical) throw;  // an unfittable model falls back to observations
     }
-    if (ready) rec = acq::recommend_from_model(spec_, model, observations_, rng);
+    if (ready) rec = acq::recommend_from_model(spec_, model, observations_, rng, acq::RecommenderOptions::from(spec_));
   }
   if (!rec) rec = acq::pareto_of_observations(spec_, observations_);
   recommendation_ = rec;
