@@ -19,6 +19,8 @@
 #include "problems/max_hypervolume.hpp"
 #include "util/error.hpp"
 
+#include "rescue.h"
+
 namespace {
 
 std::string joined(int argc, char** argv) {
@@ -37,6 +39,44 @@ std::string g17(double v) {
 // stored one: the check fails when the recomputation exceeds the stored value
 // by more than its stated precision (the stored value would then put a false
 // floor under every regret curve).
+// Writes the causal graph the "rescue" strategy learns from each problem's
+// observational data, as <out>/<problem>-dag.dot and .json, so users can see
+// and check what the model believes.
+int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, const std::string& out) {
+  std::filesystem::create_directories(out);
+  for (const std::string& name : names) {
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    if (rescue_problem_builtin(name.c_str(), &p) != RESCUE_OK || rescue_problem_set_strategy(p, "rescue") != RESCUE_OK ||
+        rescue_create(p, &o) != RESCUE_OK) {
+      std::cerr << "rescue-bench: " << name << ": " << rescue_last_error() << "\n";
+      rescue_problem_free(p);
+      return 1;
+    }
+    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
+                      rescue_num_constraints(o);
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    bool ok = rescue_problem_sample_observational(p, rows, seed, data.data(), width) == RESCUE_OK &&
+              rescue_add_observational(o, data.data(), rows, width) == RESCUE_OK;
+    for (int format : {RESCUE_GRAPH_DOT, RESCUE_GRAPH_JSON}) {
+      std::size_t len = 0;
+      ok = ok && rescue_causal_graph(o, format, 0, nullptr, 0, &len) == RESCUE_OK;
+      std::string text(len + 1, '\0');
+      ok = ok && rescue_causal_graph(o, format, 0, &text[0], text.size(), &len) == RESCUE_OK;
+      if (!ok) break;
+      text.resize(len);
+      const std::string path = out + "/" + name + (format == RESCUE_GRAPH_DOT ? "-dag.dot" : "-dag.json");
+      std::ofstream(path) << text << "\n";
+      std::cout << "wrote " << path << "\n";
+    }
+    if (!ok) std::cerr << "rescue-bench: " << name << ": " << rescue_errmsg(o) << "\n";
+    rescue_destroy(o);
+    rescue_problem_free(p);
+    if (!ok) return 1;
+  }
+  return 0;
+}
+
 int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed) {
   rescue::bench::MaxHvOptions options = quick ? rescue::bench::MaxHvOptions::quick() : rescue::bench::MaxHvOptions{};
   options.seed = seed;
@@ -131,9 +171,18 @@ int main(int argc, char** argv) {
                  "(e.g. 20,50,100); writes <out>/suggest-times.md")
       ->delimiter(',');
   app.add_option("--timing-repeats", repeats, "Repeats (seeds) per timing (default 5)");
+  bool export_dag = false;
+  app.add_flag("--export-dag", export_dag,
+               "Instead of runs: write the causal graph learned from each problem's observational data "
+               "(<out>/<problem>-dag.dot and .json)");
   CLI11_PARSE(app, argc, argv);
 
   try {
+    if (export_dag) {
+      if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
+      return export_dags(problems, cfg.observational_rows, static_cast<unsigned>(cfg.first_seed),
+                         out.empty() ? std::string("rescue-bench-dags") : out);
+    }
     if (check) {
       if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
       return check_max_hv(problems, quick, cfg.jobs, max_hv_seed);
