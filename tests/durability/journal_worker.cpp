@@ -26,6 +26,8 @@
 
 #include "rescue.h"
 
+#include "../capi/test_helpers.hpp"
+
 namespace {
 
 struct Pending {
@@ -44,26 +46,11 @@ std::uint64_t bits(double v) {
   return b;
 }
 
-void simulate(const double* x, double s, double* y, double* g, double* z) {
-  y[0] = (x[0] - 0.3) * (x[0] - 0.3) + 0.01 * x[1] + 0.1 * (1.0 - s);
-  y[1] = 1.0 - x[0] + 0.05 * x[1];
-  g[0] = x[1] / 2.0;
-  z[0] = x[0] + x[2];
-}
+using rescue_test::simulate;
 
 rescue_optimizer* fresh(const std::string& path, double budget) {
-  rescue_problem* p = nullptr;
-  rescue_problem_new(&p);
-  rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
-  rescue_problem_add_option(p, "n", 1.0, 8.0, RESCUE_INTEGER);
-  rescue_problem_add_option(p, "lr", 1e-4, 1e-1, RESCUE_LOG_SCALE);
-  rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
-  rescue_problem_add_objective(p, "loss", RESCUE_MINIMIZE);
-  rescue_problem_add_objective(p, "speed", RESCUE_MAXIMIZE);
-  rescue_problem_add_constraint(p, "memory", 4.0, RESCUE_LEQ);
-  rescue_problem_add_indicator(p, "load");
-  rescue_problem_set_strategy(p, "cost-aware-random");
-  rescue_problem_set_seed(p, 11);
+  // The C ABI tests' problem and simulator, so both exercise the same run.
+  rescue_problem* p = rescue_test::small_problem("cost-aware-random", 11);
   rescue_problem_set_budget(p, budget);
   rescue_optimizer* opt = nullptr;
   if (rescue_create(p, &opt) != RESCUE_OK) die("create", nullptr);
