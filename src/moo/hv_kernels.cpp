@@ -1,5 +1,7 @@
 #include "moo/hv_kernels.hpp"
 
+#include "moo/hv4d.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -122,52 +124,6 @@ double pass3(const double* p, const double* c, const std::int32_t* next, std::in
     }
   }
   return std::max(0.0, uncovered + (full - area) * (ref[2] - below));
-}
-
-// m = 4: sweep upwards in the fourth objective; `slice` is the
-// three-dimensional hypervolume of the points seen so far, grown by each
-// point's exclusive contribution (pass3). The points seen so far are kept in
-// ascending third objective by linking nodes of an array sorted once, and a
-// point dominated in (x, y, z) by a later one is unlinked for good (as in
-// HV4D+, Guerreiro & Fonseca 2018). O(n) list steps per point, each O(log s)
-// (s = staircase inside the point's box): O(n^2 log s) in all.
-double hv4d(const double* p, std::size_t k, const double* ref) {
-  std::vector<std::int32_t> by_w(k), by_z(k), pos(k);
-  std::iota(by_w.begin(), by_w.end(), 0);
-  std::iota(by_z.begin(), by_z.end(), 0);
-  std::sort(by_w.begin(), by_w.end(), [&](std::int32_t a, std::int32_t b) { return p[a * 4 + 3] < p[b * 4 + 3]; });
-  std::sort(by_z.begin(), by_z.end(), [&](std::int32_t a, std::int32_t b) { return p[a * 4 + 2] < p[b * 4 + 2]; });
-  SortedList list;
-  list.reset(3);
-  list.coords.resize(3 * k);
-  list.next.assign(k, -1);
-  list.prev.assign(k, -1);
-  std::vector<std::int32_t> dominated;
-  for (std::size_t t = 0; t < k; ++t) {
-    pos[by_z[t]] = static_cast<std::int32_t>(t);
-    std::copy_n(p + by_z[t] * 4, 3, list.coords.begin() + 3 * t);
-  }
-  std::vector<std::pair<double, double>> stair;
-  double slice = 0.0, volume = 0.0;
-  for (std::size_t r = 0; r < k; ++r) {
-    const double* q = p + by_w[r] * 4;
-    const std::int32_t t = pos[by_w[r]];
-    std::int32_t pred = -1;
-    dominated.clear();
-    const double gain = pass3(q, list.coords.data(), list.next.data(), list.first, ref, stair, t,
-                              &pred, &dominated);
-    slice += gain;
-    const double next = r + 1 < k ? p[by_w[r + 1] * 4 + 3] : ref[3];
-    volume += slice * (next - q[3]);
-    if (gain <= 0.0) continue;  // covered in (x, y, z): it will never cover anything new
-    // Link the point, and unlink the members it dominates in (x, y, z): later
-    // points see it instead, so they can never matter again. Members beyond
-    // where the pass stopped are dominated by the member it stopped at and
-    // so normally unlinked already; any left over only cost time.
-    list.link_after(pred, t);
-    for (std::int32_t node : dominated) list.unlink(node);
-  }
-  return volume;
 }
 
 // m = 5: sweep upwards in the fifth objective; each point adds its exclusive
@@ -353,7 +309,7 @@ double hv_inside(const double* points, std::size_t k, std::size_t d, const doubl
     case 3:
       return hv3d(points, k, ref);
     case 4:
-      return hv4d(points, k, ref);
+      return hv4d_plus(points, k, ref);
     case 5:
       // hv5d avoids the limit sets' sorting and filtering, which pays while
       // the sets are small; beyond about 200 points (measured on random

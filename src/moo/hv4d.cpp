@@ -1,0 +1,197 @@
+#include "moo/hv4d.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+namespace rescue::moo::detail {
+namespace {
+
+using Node = ZStaircase::Node;
+
+// Uncovered area of the quadrant {x >= ax, y >= ay}, walking the staircase
+// rightwards from q, the step whose column holds ax: one strip per step until
+// a step at or below ay closes the quadrant.
+double area_right(double ax, double ay, const Node* q) {
+  const Node* r = q->cur[0];
+  double a = (q->x[1] - ay) * (r->x[0] - ax);
+  while (ay < r->x[1]) {
+    q = r;
+    r = r->cur[0];
+    a += (q->x[1] - ay) * (r->x[0] - q->x[0]);
+  }
+  return a;
+}
+
+// The same area walking upwards (leftwards) from q, the step whose row holds ay.
+double area_up(double ax, double ay, const Node* q) {
+  const Node* r = q->cur[1];
+  double a = (q->x[0] - ax) * (r->x[1] - ay);
+  while (ax < r->x[0]) {
+    q = r;
+    r = r->cur[1];
+    a += (q->x[0] - ax) * (r->x[1] - q->x[1]);
+  }
+  return a;
+}
+
+// Lexicographic (z, y, x) order of the list; equal points count as before.
+bool before_or_equal(const double* a, const double* b) {
+  return a[2] < b[2] ||
+         (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] <= b[0])));
+}
+
+// Whether a is a better neighbour than b in direction i: lexicographically
+// smaller in (x[i], x[1-i], z). z breaks the tie when a replaces b, a node
+// it dominates and removes, so no neighbour points at a removed node.
+bool better(const double* a, const double* b, int i) {
+  const int j = 1 - i;
+  return a[i] < b[i] || (a[i] == b[i] && (a[j] < b[j] || (a[j] == b[j] && a[2] < b[2])));
+}
+
+}  // namespace
+
+void ZStaircase::reset(const double* ref, std::size_t capacity) {
+  if (pool_.size() < capacity + 3) pool_.resize(capacity + 3);
+  used_ = 3;
+  const double lo = std::numeric_limits<double>::lowest();
+  left_ = &pool_[0];
+  right_ = &pool_[1];
+  end_ = &pool_[2];
+  *left_ = Node{{lo, ref[1], lo}, right_, nullptr, {right_, left_}, {right_, left_}};
+  *right_ = Node{{ref[0], lo, lo}, end_, left_, {right_, left_}, {right_, left_}};
+  *end_ = Node{{lo, lo, ref[2]}, nullptr, right_, {right_, left_}, {right_, left_}};
+}
+
+ZStaircase::Node* ZStaircase::make(double x, double y, double z) {
+  Node* u = &pool_[used_++];
+  u->x[0] = x;
+  u->x[1] = y;
+  u->x[2] = z;
+  return u;
+}
+
+bool ZStaircase::locate(Node* u) {
+  const double ux = u->x[0], uy = u->x[1], uz = u->x[2];
+  left_->cur[0] = right_;
+  right_->cur[1] = left_;
+  Node* c0 = right_;
+  Node* c1 = left_;
+  for (Node* p = right_->next;; p = p->next) {
+    const double* px = p->x;
+    if (px[0] <= ux && px[1] <= uy && px[2] <= uz) return false;
+    if (!before_or_equal(px, u->x)) {
+      u->close[0] = c0;
+      u->close[1] = c1;
+      u->prev = p->prev;
+      u->next = p;
+      return true;
+    }
+    // The sweep in z reaches p: it joins the staircase between its
+    // neighbours, hiding whatever steps lay between them.
+    p->cur[0] = p->close[0];
+    p->cur[1] = p->close[1];
+    p->close[0]->cur[1] = p;
+    p->close[1]->cur[0] = p;
+    // p does not dominate u, so it is either right of and below u or above
+    // and left of it (or neither, when it shares a coordinate).
+    if (px[1] < uy) {
+      if (px[0] < c0->x[0] || (px[0] == c0->x[0] && px[1] < c0->x[1])) c0 = p;
+    } else if (px[0] < ux) {
+      if (px[1] < c1->x[1] || (px[1] == c1->x[1] && px[0] < c1->x[0])) c1 = p;
+    }
+  }
+}
+
+double ZStaircase::contribution(Node* u) {
+  // u's exclusive region in the (x, y) plane, swept up in z: it starts as
+  // the part of u's quadrant above the staircase at u's height, and shrinks
+  // as the nodes above u come in. u->cur[1] is the step bounding it above
+  // (left of u), u->cur[0] the step bounding it on the right (below u).
+  const double ux = u->x[0], uy = u->x[1];
+  u->cur[0] = u->close[0];
+  u->cur[1] = u->close[1];
+  double area = area_right(ux, uy, u->cur[1]);
+  double volume = 0.0, below = u->x[2];
+  for (Node* p = u->next;; p = p->next) {
+    const double* px = p->x;
+    volume += area * (px[2] - below);
+    if (px[0] <= ux && px[1] <= uy) return volume;  // covers the rest (the end sentinel too)
+    below = px[2];
+    p->cur[0] = p->close[0];
+    p->cur[1] = p->close[1];
+    if (px[0] < ux) {
+      // Above and left of u: lowers the region's ceiling if below it.
+      if (px[1] <= u->cur[1]->x[1]) {
+        area -= area_right(ux, px[1], u->cur[1]);
+        p->cur[1] = u->cur[1];
+        p->cur[0]->cur[1] = p;
+        u->cur[1] = p;
+      }
+    } else if (px[1] < uy) {
+      // Right of and below u: moves the region's right wall if left of it.
+      if (px[0] <= u->cur[0]->x[0]) {
+        area -= area_up(px[0], uy, u->cur[0]);
+        p->cur[0] = u->cur[0];
+        p->cur[1]->cur[0] = p;
+        u->cur[0] = p;
+      }
+    } else {
+      // Inside u's quadrant: a new step of the region's staircase.
+      area -= area_right(px[0], px[1], p->cur[1]);
+      p->cur[1]->cur[0] = p;
+      p->cur[0]->cur[1] = p;
+    }
+  }
+}
+
+void ZStaircase::insert(Node* u) {
+  u->prev->next = u;
+  u->next->prev = u;
+  const double ux = u->x[0], uy = u->x[1];
+  for (Node* p = u->next; p != end_; p = p->next) {
+    const double* px = p->x;
+    // A node strictly dominating u in (x, y) is a better neighbour than u
+    // for every node after it, and it dominates whatever u would remove.
+    if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return;
+    if (ux <= px[0]) {
+      if (uy <= px[1]) {
+        p->prev->next = p->next;  // weakly dominated by u (p is not below u in z)
+        p->next->prev = p->prev;
+      } else if (ux < px[0]) {
+        if (better(u->x, p->close[1]->x, 1)) p->close[1] = u;
+      }
+    } else if (uy < px[1]) {
+      if (better(u->x, p->close[0]->x, 0)) p->close[0] = u;
+    }
+  }
+}
+
+// HV4D+: sweep up in the fourth objective; the set seen so far, projected to
+// (x, y, z), is a ZStaircase whose hypervolume grows by each point's 3-D
+// contribution. Sorting O(n log n); each point costs one pass of locate,
+// contribution and insert, O(n): O(n^2) in all, with a few comparisons per
+// node and pass.
+double hv4d_plus(const double* p, std::size_t k, const double* ref) {
+  std::vector<std::int32_t> order(k);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::int32_t a, std::int32_t b) { return p[a * 4 + 3] < p[b * 4 + 3]; });
+  ZStaircase set;
+  set.reset(ref, k);
+  double slice = 0.0, volume = 0.0;
+  for (std::size_t r = 0; r < k; ++r) {
+    const double* q = p + order[r] * 4;
+    ZStaircase::Node* u = set.make(q[0], q[1], q[2]);
+    if (set.locate(u)) {
+      slice += set.contribution(u);
+      set.insert(u);
+    }
+    const double next = r + 1 < k ? p[order[r + 1] * 4 + 3] : ref[3];
+    volume += slice * (next - q[3]);
+  }
+  return volume;
+}
+
+}  // namespace rescue::moo::detail
