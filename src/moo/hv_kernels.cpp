@@ -126,91 +126,10 @@ double pass3(const double* p, const double* c, const std::int32_t* next, std::in
   return std::max(0.0, uncovered + (full - area) * (ref[2] - below));
 }
 
-// m = 5: sweep upwards in the fifth objective; each point adds its exclusive
-// four-dimensional contribution, found without limit sets by one level more
-// of the same idea: sweep up in the fourth objective over the members seen
-// so far, clipped to the point's box, while a z-ordered linked list of the
-// clipped members (pruned as in hv4d) gives the covered three-dimensional
-// volume of the box, grown by pass3. The sweep stops at the first member
-// that covers the rest of the box, and members dominated in the first four
-// objectives by a later point are dropped for good. O(n^2) passes of pass3
-// in all: O(n^3 log s) worst case.
-double hv5d(const double* p, std::size_t k, const double* ref) {
-  std::vector<std::int32_t> by_v(k), by_z(k), by_w(k), zpos(k), wpos(k);
-  std::iota(by_v.begin(), by_v.end(), 0);
-  std::iota(by_z.begin(), by_z.end(), 0);
-  std::iota(by_w.begin(), by_w.end(), 0);
-  auto coord_less = [&](std::size_t j) {
-    return [&, j](std::int32_t a, std::int32_t b) { return p[a * 5 + j] < p[b * 5 + j]; };
-  };
-  std::sort(by_v.begin(), by_v.end(), coord_less(4));
-  std::sort(by_z.begin(), by_z.end(), coord_less(2));
-  std::sort(by_w.begin(), by_w.end(), coord_less(3));
-  for (std::size_t t = 0; t < k; ++t) {
-    zpos[by_z[t]] = static_cast<std::int32_t>(t);
-    wpos[by_w[t]] = static_cast<std::int32_t>(t);
-  }
-  SortedList clipped;
-  clipped.reset(3);
-  clipped.coords.resize(3 * k);
-  clipped.next.assign(k, -1);
-  clipped.prev.assign(k, -1);
-  std::vector<std::int32_t> active, dominated;  // active: ids in ascending w
-  std::vector<std::pair<double, double>> stair;
-
-  auto contribution4 = [&](const double* q) {
-    const double full = (ref[0] - q[0]) * (ref[1] - q[1]) * (ref[2] - q[2]);
-    clipped.first = -1;
-    double covered = 0.0, below = q[3], uncovered = 0.0;
-    for (std::int32_t a : active) {
-      const double* s = p + a * 5;
-      const std::int32_t t = zpos[a];
-      double* c = clipped.coords.data() + 3 * t;
-      c[0] = std::max(s[0], q[0]);
-      c[1] = std::max(s[1], q[1]);
-      c[2] = std::max(s[2], q[2]);
-      const double w = std::max(s[3], q[3]);
-      std::int32_t pred = -1;
-      dominated.clear();
-      const double g = pass3(c, clipped.coords.data(), clipped.next.data(), clipped.first, ref,
-                             stair, t, &pred, &dominated);
-      if (g <= 0.0) continue;
-      uncovered += (full - covered) * (w - below);
-      below = w;
-      covered += g;
-      clipped.link_after(pred, t);
-      for (std::int32_t node : dominated) clipped.unlink(node);
-      if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return uncovered;  // the rest is covered
-    }
-    return std::max(0.0, uncovered + (full - covered) * (ref[3] - below));
-  };
-
-  double slice = 0.0, volume = 0.0;
-  for (std::size_t r = 0; r < k; ++r) {
-    const std::int32_t id = by_v[r];
-    const double* q = p + id * 5;
-    const double gain = contribution4(q);
-    slice += gain;
-    const double next = r + 1 < k ? p[by_v[r + 1] * 5 + 4] : ref[4];
-    volume += slice * (next - q[4]);
-    if (gain <= 0.0) continue;
-    active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](std::int32_t a) {
-                                  const double* s = p + a * 5;
-                                  return s[0] >= q[0] && s[1] >= q[1] && s[2] >= q[2] && s[3] >= q[3];
-                                }),
-                 active.end());
-    const auto at = std::lower_bound(active.begin(), active.end(), id, [&](std::int32_t a, std::int32_t b) {
-      return wpos[a] < wpos[b];
-    });
-    active.insert(at, id);
-  }
-  return volume;
-}
-
-// m >= 5: sweep upwards in the last objective; each point adds its exclusive
+// m >= 6: sweep upwards in the last objective; each point adds its exclusive
 // (m-1)-dimensional contribution, computed from its limit set (filtered to
-// its non-dominated points, then measured recursively down to hv4d or hv5d).
+// its non-dominated points, then measured recursively down to hv5d_sweep).
+// O(n) limit sets per level, each filtered in O(n f) (f = survivors).
 double hv_sweep(const double* p, std::size_t k, std::size_t d, const double* ref) {
   const std::size_t dd = d - 1;
   std::vector<std::size_t> order(k);
@@ -311,10 +230,7 @@ double hv_inside(const double* points, std::size_t k, std::size_t d, const doubl
     case 4:
       return hv4d_plus(points, k, ref);
     case 5:
-      // hv5d avoids the limit sets' sorting and filtering, which pays while
-      // the sets are small; beyond about 200 points (measured on random
-      // fronts) the filtered limit sets of hv_sweep are cheaper.
-      return k <= 200 ? hv5d(points, k, ref) : hv_sweep(points, k, d, ref);
+      return hv5d_sweep(points, k, ref);
     default:
       return hv_sweep(points, k, d, ref);
   }
