@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -8,6 +9,24 @@
 namespace rescue::moo::detail {
 namespace {
 
+// Clipped members that cover q's box in two of (x, y, z) are dominated by
+// the one among them with the least third coordinate: `edge` holds those
+// least values, so most clipped members are discarded in O(1) before any
+// pass over the set.
+struct Edges {
+  double edge[3];  // edge[j]: least coordinate j of the members equal to q in the other two
+
+  bool covers(const double* c) const { return c[0] >= edge[0] || c[1] >= edge[1] || c[2] >= edge[2]; }
+  // Records c if it is such a member; false otherwise.
+  bool note(const double* c, const double* q) {
+    const bool e0 = c[0] == q[0], e1 = c[1] == q[1], e2 = c[2] == q[2];
+    if (e1 && e2) edge[0] = std::min(edge[0], c[0]);
+    if (e0 && e2) edge[1] = std::min(edge[1], c[1]);
+    if (e0 && e1) edge[2] = std::min(edge[2], c[2]);
+    return (e0 && e1) || (e0 && e2) || (e1 && e2);
+  }
+};
+
 // Four-dimensional contribution of q (5 coordinates, only the first four
 // read) to the members of `active` (ids into p, ascending fourth objective):
 // the members at or below q's fourth objective, clipped to q's box in
@@ -15,19 +34,35 @@ namespace {
 // uncovered at q's height; the members above it come in one by one in
 // ascending fourth objective, each shrinking that part by its 3-D
 // contribution, until one covers q's (x, y, z) entirely. Each member costs
-// one ZStaircase pass over the clipped set: O(a s) for a members and a
-// clipped set of size s (s is small, since clipping makes most members
+// at most one ZStaircase pass over the clipped set: O(a s) for a members and
+// a clipped set of size s (s is small, since clipping makes most members
 // dominated).
 double contribution4(const double* p, const std::vector<std::int32_t>& active, const double* q,
-                     const double* ref, ZStaircase& set) {
+                     const double* ref, ZStaircase& set, std::vector<double>& general) {
   set.reset(ref, active.size() + 1);
+  const double inf = std::numeric_limits<double>::infinity();
+  Edges edges{{inf, inf, inf}};
+  general.clear();
   std::size_t i = 0;
   for (; i < active.size(); ++i) {
     const double* a = p + active[i] * 5;
     if (a[3] > q[3]) break;
-    if (a[0] <= q[0] && a[1] <= q[1] && a[2] <= q[2]) return 0.0;  // dominates q
-    ZStaircase::Node* u =
-        set.make(std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2]));
+    const double c[3] = {std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2])};
+    if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return 0.0;  // a dominates q
+    if (!edges.note(c, q)) general.insert(general.end(), c, c + 3);
+  }
+  // The (at most three) edge members first, then the others they leave.
+  for (int j = 0; j < 3; ++j) {
+    if (edges.edge[j] == inf) continue;
+    double c[3] = {q[0], q[1], q[2]};
+    c[j] = edges.edge[j];
+    ZStaircase::Node* u = set.make(c[0], c[1], c[2]);
+    if (set.locate(u)) set.insert(u);
+  }
+  for (std::size_t g = 0; g < general.size(); g += 3) {
+    const double* c = general.data() + g;
+    if (edges.covers(c)) continue;
+    ZStaircase::Node* u = set.make(c[0], c[1], c[2]);
     if (set.locate(u)) set.insert(u);
   }
   ZStaircase::Node* u = set.make(q[0], q[1], q[2]);
@@ -38,12 +73,14 @@ double contribution4(const double* p, const std::vector<std::int32_t>& active, c
     const double* a = p + active[i] * 5;
     volume += uncovered * (a[3] - below);
     below = a[3];
-    if (a[0] <= q[0] && a[1] <= q[1] && a[2] <= q[2]) return volume;  // covers the rest
-    ZStaircase::Node* c =
-        set.make(std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2]));
-    if (set.locate(c)) {
-      uncovered -= set.contribution(c);
-      set.insert(c);
+    const double c[3] = {std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2])};
+    if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return volume;  // covers the rest
+    if (edges.covers(c)) continue;
+    ZStaircase::Node* n = set.make(c[0], c[1], c[2]);
+    if (set.locate(n)) {
+      uncovered -= set.contribution(n);
+      set.insert(n);
+      edges.note(c, q);
     }
   }
   return std::max(0.0, volume + uncovered * (ref[3] - below));
@@ -63,11 +100,12 @@ double hv5d_sweep(const double* p, std::size_t k, const double* ref) {
   std::vector<std::int32_t> active;
   active.reserve(k);
   ZStaircase set;
+  std::vector<double> general;
   double slice = 0.0, volume = 0.0;
   for (std::size_t r = 0; r < k; ++r) {
     const std::int32_t id = order[r];
     const double* q = p + id * 5;
-    const double gain = contribution4(p, active, q, ref, set);
+    const double gain = contribution4(p, active, q, ref, set, general);
     slice += gain;
     const double next = r + 1 < k ? p[order[r + 1] * 5 + 4] : ref[4];
     volume += slice * (next - q[4]);
