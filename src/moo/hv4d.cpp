@@ -1,6 +1,7 @@
 #include "moo/hv4d.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -65,6 +66,7 @@ void ZStaircase::reset(const double* ref, std::size_t capacity) {
 }
 
 ZStaircase::Node* ZStaircase::make(double x, double y, double z) {
+  assert(used_ < pool_.size());  // at most `capacity` nodes per reset
   Node* u = &pool_[used_++];
   u->x[0] = x;
   u->x[1] = y;
