@@ -51,6 +51,69 @@ bool better(const double* a, const double* b, int i) {
   return a[i] < b[i] || (a[i] == b[i] && (a[j] < b[j] || (a[j] == b[j] && a[2] < b[2])));
 }
 
+// u's exclusive region in the (x, y) plane, swept up in z, starts as the
+// part of u's quadrant above the staircase at u's height and shrinks as the
+// nodes above u come in. u->cur[1] is the step bounding it above (left of
+// u), u->cur[0] the step bounding it on the right (below u). Returns the
+// starting area.
+double open_region(Node* u) {
+  u->cur[0] = u->close[0];
+  u->cur[1] = u->close[1];
+  return area_right(u->x[0], u->x[1], u->cur[1]);
+}
+
+// Node p, above u and not covering u in (x, y), comes in: the region loses
+// what p covers of it, and p becomes a step of the region's staircase.
+void shrink_region(Node* u, Node* p, double& area) {
+  const double ux = u->x[0], uy = u->x[1];
+  const double* px = p->x;
+  p->cur[0] = p->close[0];
+  p->cur[1] = p->close[1];
+  if (px[0] < ux) {
+    // Above and left of u: lowers the region's ceiling if below it.
+    if (px[1] <= u->cur[1]->x[1]) {
+      area -= area_right(ux, px[1], u->cur[1]);
+      p->cur[1] = u->cur[1];
+      p->cur[0]->cur[1] = p;
+      u->cur[1] = p;
+    }
+  } else if (px[1] < uy) {
+    // Right of and below u: moves the region's right wall if left of it.
+    if (px[0] <= u->cur[0]->x[0]) {
+      area -= area_up(px[0], uy, u->cur[0]);
+      p->cur[0] = u->cur[0];
+      p->cur[1]->cur[0] = p;
+      u->cur[0] = p;
+    }
+  } else {
+    // Inside u's quadrant: a new step of the region's staircase.
+    area -= area_right(px[0], px[1], p->cur[1]);
+    p->cur[1]->cur[0] = p;
+    p->cur[0]->cur[1] = p;
+  }
+}
+
+// u (just linked) meets node p after it: p is dropped if u weakly dominates
+// it, else u may become one of its neighbours. False once p strictly
+// dominates u in (x, y): such a p is a better neighbour than u for every
+// node after it, and dominates whatever u would drop.
+bool relink(const Node* u, Node* p) {
+  const double ux = u->x[0], uy = u->x[1];
+  const double* px = p->x;
+  if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return false;
+  if (ux <= px[0]) {
+    if (uy <= px[1]) {
+      p->prev->next = p->next;  // weakly dominated by u (p is not below u in z)
+      p->next->prev = p->prev;
+    } else if (ux < px[0] && better(u->x, p->close[1]->x, 1)) {
+      p->close[1] = const_cast<Node*>(u);
+    }
+  } else if (uy < px[1] && better(u->x, p->close[0]->x, 0)) {
+    p->close[0] = const_cast<Node*>(u);
+  }
+  return true;
+}
+
 }  // namespace
 
 void ZStaircase::reset(const double* ref, std::size_t capacity) {
@@ -107,67 +170,43 @@ bool ZStaircase::locate(Node* u) {
 }
 
 double ZStaircase::contribution(Node* u) {
-  // u's exclusive region in the (x, y) plane, swept up in z: it starts as
-  // the part of u's quadrant above the staircase at u's height, and shrinks
-  // as the nodes above u come in. u->cur[1] is the step bounding it above
-  // (left of u), u->cur[0] the step bounding it on the right (below u).
-  const double ux = u->x[0], uy = u->x[1];
-  u->cur[0] = u->close[0];
-  u->cur[1] = u->close[1];
-  double area = area_right(ux, uy, u->cur[1]);
+  double area = open_region(u);
   double volume = 0.0, below = u->x[2];
   for (Node* p = u->next;; p = p->next) {
-    const double* px = p->x;
-    volume += area * (px[2] - below);
-    if (px[0] <= ux && px[1] <= uy) return volume;  // covers the rest (the end sentinel too)
-    below = px[2];
-    p->cur[0] = p->close[0];
-    p->cur[1] = p->close[1];
-    if (px[0] < ux) {
-      // Above and left of u: lowers the region's ceiling if below it.
-      if (px[1] <= u->cur[1]->x[1]) {
-        area -= area_right(ux, px[1], u->cur[1]);
-        p->cur[1] = u->cur[1];
-        p->cur[0]->cur[1] = p;
-        u->cur[1] = p;
-      }
-    } else if (px[1] < uy) {
-      // Right of and below u: moves the region's right wall if left of it.
-      if (px[0] <= u->cur[0]->x[0]) {
-        area -= area_up(px[0], uy, u->cur[0]);
-        p->cur[0] = u->cur[0];
-        p->cur[1]->cur[0] = p;
-        u->cur[0] = p;
-      }
-    } else {
-      // Inside u's quadrant: a new step of the region's staircase.
-      area -= area_right(px[0], px[1], p->cur[1]);
-      p->cur[1]->cur[0] = p;
-      p->cur[0]->cur[1] = p;
-    }
+    volume += area * (p->x[2] - below);
+    if (p->x[0] <= u->x[0] && p->x[1] <= u->x[1]) return volume;  // covers the rest (the end too)
+    below = p->x[2];
+    shrink_region(u, p, area);
   }
 }
 
 void ZStaircase::insert(Node* u) {
   u->prev->next = u;
   u->next->prev = u;
-  const double ux = u->x[0], uy = u->x[1];
-  for (Node* p = u->next; p != end_; p = p->next) {
-    const double* px = p->x;
-    // A node strictly dominating u in (x, y) is a better neighbour than u
-    // for every node after it, and it dominates whatever u would remove.
-    if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return;
-    if (ux <= px[0]) {
-      if (uy <= px[1]) {
-        p->prev->next = p->next;  // weakly dominated by u (p is not below u in z)
-        p->next->prev = p->prev;
-      } else if (ux < px[0]) {
-        if (better(u->x, p->close[1]->x, 1)) p->close[1] = u;
-      }
-    } else if (uy < px[1]) {
-      if (better(u->x, p->close[0]->x, 0)) p->close[0] = u;
-    }
+  for (Node* p = u->next; p != end_ && relink(u, p); p = p->next) {
   }
+}
+
+double ZStaircase::add(Node* u) {
+  // contribution and insert in one pass: both walk up from u, the first
+  // until a node covers u in (x, y), the second until one strictly does.
+  // Each node's step of the region uses its neighbours before u relinks it.
+  double area = open_region(u);
+  double volume = 0.0, below = u->x[2];
+  u->prev->next = u;
+  u->next->prev = u;
+  Node* p = u->next;
+  for (; p != end_; p = p->next) {
+    if (p->x[0] <= u->x[0] && p->x[1] <= u->x[1]) break;
+    volume += area * (p->x[2] - below);
+    below = p->x[2];
+    shrink_region(u, p, area);
+    relink(u, p);
+  }
+  volume += area * (p->x[2] - below);
+  for (; p != end_ && relink(u, p); p = p->next) {
+  }
+  return volume;
 }
 
 // HV4D+: sweep up in the fourth objective; the set seen so far, projected to
@@ -186,10 +225,7 @@ double hv4d_plus(const double* p, std::size_t k, const double* ref) {
   for (std::size_t r = 0; r < k; ++r) {
     const double* q = p + order[r] * 4;
     ZStaircase::Node* u = set.make(q[0], q[1], q[2]);
-    if (set.locate(u)) {
-      slice += set.contribution(u);
-      set.insert(u);
-    }
+    if (set.locate(u)) slice += set.add(u);
     const double next = r + 1 < k ? p[order[r + 1] * 4 + 3] : ref[3];
     volume += slice * (next - q[3]);
   }

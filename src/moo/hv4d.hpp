@@ -45,6 +45,9 @@ class ZStaircase {
   /// dominates and updating the neighbours of the members after it.
   void insert(Node* u);
 
+  /// contribution then insert, in one pass: the volume u adds.
+  double add(Node* u);
+
  private:
   std::vector<Node> pool_;
   std::size_t used_ = 0;

@@ -78,8 +78,7 @@ double contribution4(const double* p, const std::vector<std::int32_t>& active, c
     if (edges.covers(c)) continue;
     ZStaircase::Node* n = set.make(c[0], c[1], c[2]);
     if (set.locate(n)) {
-      uncovered -= set.contribution(n);
-      set.insert(n);
+      uncovered -= set.add(n);
       edges.note(c, q);
     }
   }
