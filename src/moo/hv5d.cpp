@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -37,8 +38,11 @@ struct Edges {
 // at most one ZStaircase pass over the clipped set: O(a s) for a members and
 // a clipped set of size s (s is small, since clipping makes most members
 // dominated).
+using Point3 = std::array<double, 3>;
+
 double contribution4(const double* p, const std::vector<std::int32_t>& active, const double* q,
-                     const double* ref, ZStaircase& set, std::vector<double>& general) {
+                     const double* ref, ZStaircase& set, std::vector<double>& general,
+                     std::vector<Point3>& base) {
   set.reset(ref, active.size() + 1);
   const double inf = std::numeric_limits<double>::infinity();
   Edges edges{{inf, inf, inf}};
@@ -51,20 +55,22 @@ double contribution4(const double* p, const std::vector<std::int32_t>& active, c
     if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return 0.0;  // a dominates q
     if (!edges.note(c, q)) general.insert(general.end(), c, c + 3);
   }
-  // The (at most three) edge members first, then the others they leave.
+  // The (at most three) edge members and the others they leave, appended in
+  // (z, y, x) order: each costs a walk along the top staircase only.
+  base.clear();
   for (int j = 0; j < 3; ++j) {
     if (edges.edge[j] == inf) continue;
-    double c[3] = {q[0], q[1], q[2]};
-    c[j] = edges.edge[j];
-    ZStaircase::Node* u = set.make(c[0], c[1], c[2]);
-    if (set.locate(u)) set.insert(u);
+    base.push_back({q[0], q[1], q[2]});
+    base.back()[j] = edges.edge[j];
   }
   for (std::size_t g = 0; g < general.size(); g += 3) {
     const double* c = general.data() + g;
-    if (edges.covers(c)) continue;
-    ZStaircase::Node* u = set.make(c[0], c[1], c[2]);
-    if (set.locate(u)) set.insert(u);
+    if (!edges.covers(c)) base.push_back({c[0], c[1], c[2]});
   }
+  std::sort(base.begin(), base.end(), [](const Point3& a, const Point3& b) {
+    return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
+  });
+  for (const Point3& c : base) set.append(set.make(c[0], c[1], c[2]));
   ZStaircase::Node* u = set.make(q[0], q[1], q[2]);
   if (!set.locate(u)) return 0.0;
   double uncovered = set.contribution(u);
@@ -100,11 +106,12 @@ double hv5d_sweep(const double* p, std::size_t k, const double* ref) {
   active.reserve(k);
   ZStaircase set;
   std::vector<double> general;
+  std::vector<Point3> base;
   double slice = 0.0, volume = 0.0;
   for (std::size_t r = 0; r < k; ++r) {
     const std::int32_t id = order[r];
     const double* q = p + id * 5;
-    const double gain = contribution4(p, active, q, ref, set, general);
+    const double gain = contribution4(p, active, q, ref, set, general, base);
     slice += gain;
     const double next = r + 1 < k ? p[order[r + 1] * 5 + 4] : ref[4];
     volume += slice * (next - q[4]);
