@@ -116,16 +116,19 @@ double hv5d_sweep(const double* p, std::size_t k, const double* ref) {
     const double next = r + 1 < k ? p[order[r + 1] * 5 + 4] : ref[4];
     volume += slice * (next - q[4]);
     if (gain <= 0.0) continue;
-    active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](std::int32_t a) {
-                                  const double* s = p + a * 5;
-                                  return s[0] >= q[0] && s[1] >= q[1] && s[2] >= q[2] &&
-                                         s[3] >= q[3];
-                                }),
-                 active.end());
-    const auto at = std::upper_bound(active.begin(), active.end(), q[3],
-                                     [&](double w, std::int32_t a) { return w < p[a * 5 + 3]; });
-    active.insert(at, id);
+    // Members q weakly dominates in the first four objectives never matter
+    // again; they lie at or above q's fourth objective, where q goes in.
+    const std::size_t from = static_cast<std::size_t>(
+        std::lower_bound(active.begin(), active.end(), q[3],
+                         [&](std::int32_t a, double w) { return p[a * 5 + 3] < w; }) -
+        active.begin());
+    std::size_t kept = from;
+    for (std::size_t t = from; t < active.size(); ++t) {
+      const double* s = p + active[t] * 5;
+      if (!(s[0] >= q[0] && s[1] >= q[1] && s[2] >= q[2] && s[3] >= q[3])) active[kept++] = active[t];
+    }
+    active.resize(kept);
+    active.insert(active.begin() + static_cast<std::ptrdiff_t>(from), id);
   }
   return volume;
 }
