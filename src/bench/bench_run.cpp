@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/regret_curve.hpp"
+#include "bench/variant.hpp"
 #include "moo/hypervolume.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
@@ -80,8 +81,13 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", rescue_last_error());
   check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
         rescue_problem_errmsg(ph.p));
-  check(rescue_problem_set_strategy(ph.p, rs.strategy.c_str()), "rescue_problem_set_strategy",
+  // A variant runs its library strategy with its own parameters.
+  const StrategyVariant variant =
+      rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, false} : parse_definition(rs.strategy, rs.variant);
+  check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy",
         rescue_problem_errmsg(ph.p));
+  for (const auto& [key, value] : variant.params)
+    check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", rescue_problem_errmsg(ph.p));
   check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
         rescue_problem_errmsg(ph.p));
   check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget",
@@ -112,6 +118,18 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
     }
     check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational",
           rescue_errmsg(opt));
+  }
+  if (variant.shuffled_dag) {
+    // The ablation's wrong causal model: what the observational data teach,
+    // with every node's parents redrawn (bench/variant.hpp).
+    if (rs.observational_rows <= 0) fail(Status::InvalidArgument, "dag=shuffled needs observational data");
+    std::size_t len = 0;
+    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), "rescue_causal_graph", rescue_errmsg(opt));
+    std::string graph(len + 1, '\0');
+    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, &graph[0], graph.size(), &len), "rescue_causal_graph",
+          rescue_errmsg(opt));
+    graph.resize(len);
+    check(rescue_set_dag(opt, shuffled_dag_json(graph, rs.seed).c_str()), "rescue_set_dag", rescue_errmsg(opt));
   }
 
   const double total = rs.initial_budget + rs.budget;

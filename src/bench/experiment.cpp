@@ -54,12 +54,17 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
         r.problem = p;
         r.strategy = s;
         r.seed = config.first_seed + static_cast<std::uint64_t>(k);
+        r.observational_rows = config.observational_rows;
         r.budget = budget;
         r.initial_budget = config.initial_budget;
-        r.observational_rows = config.observational_rows;
         r.max_suggestions = config.max_suggestions;
         r.recommend_every = config.recommend_every;
         r.hv_max = hv_max;
+        for (const auto& v : config.variants)
+          if (v.name == s) {
+            r.variant = v.definition();
+            if (v.observational_rows >= 0) r.observational_rows = v.observational_rows;
+          }
         plan.push_back(r);
       }
   }
@@ -79,7 +84,7 @@ bool already_done(const std::string& path, const RunSpec& spec) {
   try {
     const RunResult r = read_run_csv(in);
     const RunSpec& s = r.spec;
-    return r.complete && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
+    return r.complete && s.variant == spec.variant && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
            s.observational_rows == spec.observational_rows && s.max_suggestions == spec.max_suggestions &&
            s.recommend_every == spec.recommend_every && s.hv_max == spec.hv_max;
   } catch (const Error&) {

@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "bench/run_record.hpp"
+#include "bench/variant.hpp"
 
 namespace rescue::bench {
 
 struct ExperimentConfig {
   std::vector<std::string> problems{"branin-currin", "park", "healthcare"};
   std::vector<std::string> strategies{"random", "cost-aware-random", "hvkg", "ehvi", "momf"};
+  /// Variants named in `strategies` run as defined here (ablations, tuning).
+  std::vector<StrategyVariant> variants;
   int seeds = 20;
   std::uint64_t first_seed = 1;
   double budget = -1.0;  ///< after the initial design, target units; negative: the protocol's per problem

@@ -1,6 +1,7 @@
 // rescue-bench: runs strategies x problems x seeds under the experiment
 // protocol (docs/results/README.md), or recomputes the stored maximum
 // hypervolumes (--check-max-hv).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -147,6 +148,11 @@ int main(int argc, char** argv) {
   app.add_option("--strategies", strategies,
                  "Strategies (comma-separated or repeated); default random,cost-aware-random,hvkg,ehvi,momf")
       ->delimiter(',');
+  std::vector<std::string> variants;
+  app.add_option("--variant", variants,
+                 "Define a strategy variant NAME=STRATEGY[:KEY=VALUE]... (repeatable): a library strategy with "
+                 "parameters (e.g. rescue.weight=0), observational=N rows, or dag=shuffled (a wrong causal graph); "
+                 "it runs as one more strategy named NAME");
   app.add_option("--seeds", seeds, "Number of seeds (default 20; --quick: 2)");
   app.add_option("--first-seed", cfg.first_seed, "First seed (default 1)");
   app.add_option("--budget", budget,
@@ -196,6 +202,12 @@ int main(int argc, char** argv) {
     }
     if (!problems.empty()) cfg.problems = problems;
     if (!strategies.empty()) cfg.strategies = strategies;
+    for (const std::string& text : variants) {
+      cfg.variants.push_back(rescue::bench::parse_variant(text));
+      const std::string& name = cfg.variants.back().name;
+      if (std::find(cfg.strategies.begin(), cfg.strategies.end(), name) == cfg.strategies.end())
+        cfg.strategies.push_back(name);
+    }
     if (seeds > 0) cfg.seeds = seeds;
     if (budget >= 0.0) cfg.budget = budget;
     if (!out.empty()) cfg.out_dir = out;

@@ -46,7 +46,7 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
   const RunSpec& s = run.spec;
   out << "# rescue-bench run\n"
       << "# problem=" << s.problem << "\n# strategy=" << s.strategy << "\n# seed=" << s.seed
-      << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
+      << (s.variant.empty() ? "" : "\n# variant=" + s.variant) << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
       << "\n# observational_rows=" << s.observational_rows << "\n# max_suggestions=" << s.max_suggestions
       << "\n# recommend_every=" << num(s.recommend_every) << "\n# hv_max=" << num(s.hv_max)
       << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
@@ -132,6 +132,7 @@ RunResult read_run_csv(std::istream& in) {
   RunSpec& s = run.spec;
   s.problem = get("problem");
   s.strategy = get("strategy");
+  if (meta.count("variant")) s.variant = meta["variant"];
   s.seed = static_cast<std::uint64_t>(std::stoull(get("seed")));
   s.budget = to_double(get("budget"), 0);
   s.initial_budget = to_double(get("initial_budget"), 0);

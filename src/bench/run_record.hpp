@@ -12,7 +12,8 @@ namespace rescue::bench {
 /// target-fidelity evaluation.
 struct RunSpec {
   std::string problem;
-  std::string strategy;
+  std::string strategy;  ///< a library strategy, or the name of a variant (bench/variant.hpp)
+  std::string variant;   ///< the variant's definition; empty for a library strategy
   std::uint64_t seed = 1;
   double budget = 5.0;          ///< after the initial design
   double initial_budget = 2.0;  ///< cost-aware initial design
