@@ -11,23 +11,26 @@
 //          the two-dimensional staircase, updating its area incrementally in
 //          the manner of HV3D (Beume et al. 2009; Guerreiro & Fonseca 2018),
 //          O(n log n).
-//   m = 4: dimension sweep along the fourth objective adding each point's
-//          exclusive three-dimensional contribution, computed in one pass over
-//          a z-ordered linked list of the points seen so far that stops as soon
-//          as the point's box is covered; members dominated in the first three
-//          objectives by a later point are unlinked for good (the pruning of
-//          HV4D+, Guerreiro & Fonseca 2018). O(n^2 log s), s = the size of a
-//          two-dimensional staircase inside one point's box.
-//   m >= 5: dimension sweep along the last objective adding each point's
+//   m = 4: HV4D+ (Guerreiro & Fonseca 2018): dimension sweep along the
+//          fourth objective adding each point's exclusive three-dimensional
+//          contribution. The points seen so far, minus those dominated in
+//          (x, y, z), sit in a (z, y, x)-ordered linked list where each node
+//          keeps its neighbours on the (x, y) staircase of the nodes before
+//          it, so the staircase at any height is rebuilt in one pass and a
+//          contribution is one more pass: O(n) per point, O(n^2) in all.
+//   m = 5: dimension sweep along the fifth objective adding each point's
+//          exclusive four-dimensional contribution, found on the same
+//          structure: the earlier points clipped to its box and at or below
+//          its fourth objective are appended in (z, y, x) order, those above
+//          it come in by ascending fourth objective, each removing its 3-D
+//          contribution, until one covers the point's (x, y, z). O(n^2 s) for
+//          clipped sets of size s, O(n^3) worst case.
+//   m >= 6: dimension sweep along the last objective adding each point's
 //          exclusive (m-1)-dimensional contribution: its box minus the
 //          hypervolume of the set limited to its box, reduced to its
 //          non-dominated points (the limit sets of WFG, While et al. 2012), down
-//          to the m = 4 case. O(n^(m-2) log s) worst case; the pruning keeps
-//          typical fronts far below it. For m = 5 and up to 200 points the
-//          contributions are instead found by one more level of the m = 4
-//          method (a sweep in the fourth objective over the clipped members,
-//          each adding its pass over a clipped z-ordered list), which avoids
-//          sorting and filtering limit sets: O(n^3 log s).
+//          to the m = 5 case. O(n^(m-1) s) worst case; the pruning keeps
+//          typical fronts far below it.
 #pragma once
 #include <cstddef>
 #include <vector>
