@@ -1,8 +1,9 @@
-// Wall time of one suggestion with a given number of observations in: an
-// optimizer is fed n evaluations drawn like the cost-aware initial design
-// (uniform options, fidelity with density proportional to 1 / cost, the
-// problem's noise) plus the protocol's observational rows, then asked for one
-// suggestion, which is timed and cancelled.
+// Time of one suggestion with a given number of observations in: an optimizer
+// is fed n - 1 evaluations drawn like the cost-aware initial design (uniform
+// options, fidelity with density proportional to 1 / cost, the problem's
+// noise) plus the protocol's observational rows; its first suggestion (cold:
+// models built from scratch) is timed and evaluated, then the next one (warm:
+// n evaluations in, the steady state of a run) is timed and cancelled.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,8 +14,10 @@ namespace rescue::bench {
 struct SuggestTiming {
   std::string problem, strategy;
   int observations = 0;
-  std::vector<double> seconds;  ///< one per repeat (different seeds)
-  double median = 0.0;
+  std::vector<double> seconds;           ///< cold suggestion, wall time; one per repeat (different seeds)
+  std::vector<double> warm_seconds;      ///< warm suggestion, wall time
+  std::vector<double> warm_cpu_seconds;  ///< warm suggestion, CPU time of the calling thread
+  double median = 0.0, warm_median = 0.0, warm_cpu_median = 0.0;
 };
 
 std::vector<SuggestTiming> time_suggestions(const std::vector<std::string>& problems,
