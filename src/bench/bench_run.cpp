@@ -86,6 +86,12 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
       rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, false} : parse_definition(rs.strategy, rs.variant);
   check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy",
         rescue_problem_errmsg(ph.p));
+  // The measuring recommender is the same for every strategy; a larger set
+  // lowers the floor that a finite set puts under the regret of a continuous front.
+  if (rs.recommend_points > 0)
+    for (const char* key : {"recommend.population", "recommend.points"})
+      check(rescue_problem_set_param(ph.p, key, rs.recommend_points), "rescue_problem_set_param",
+            rescue_problem_errmsg(ph.p));
   for (const auto& [key, value] : variant.params)
     check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", rescue_problem_errmsg(ph.p));
   check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",

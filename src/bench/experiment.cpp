@@ -59,6 +59,7 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
         r.initial_budget = config.initial_budget;
         r.max_suggestions = config.max_suggestions;
         r.recommend_every = config.recommend_every;
+        r.recommend_points = config.recommend_points;
         r.hv_max = hv_max;
         for (const auto& v : config.variants)
           if (v.name == s) {
@@ -86,7 +87,8 @@ bool already_done(const std::string& path, const RunSpec& spec) {
     const RunSpec& s = r.spec;
     return r.complete && s.variant == spec.variant && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
            s.observational_rows == spec.observational_rows && s.max_suggestions == spec.max_suggestions &&
-           s.recommend_every == spec.recommend_every && s.hv_max == spec.hv_max;
+           s.recommend_every == spec.recommend_every && s.recommend_points == spec.recommend_points &&
+           s.hv_max == spec.hv_max;
   } catch (const Error&) {
     return false;
   }

@@ -26,6 +26,7 @@ struct ExperimentConfig {
   int observational_rows = 200;
   int max_suggestions = 200;
   double recommend_every = 0.0;  ///< 0: the recommender after every iteration
+  int recommend_points = 0;      ///< recommender's NSGA-II population and set size; 0: the library's default
   int jobs = 1;
   std::string out_dir = "rescue-bench-out";
   bool plots = true;

@@ -164,6 +164,9 @@ int main(int argc, char** argv) {
   app.add_option("--recommend-every", cfg.recommend_every,
                  "Evaluate the recommender only when the cost advanced this much (target units; default 0: after "
                  "every iteration)");
+  app.add_option("--recommend-points", cfg.recommend_points,
+                 "Population and set size of the recommender's NSGA-II for every strategy (default: the library's, "
+                 "100); the regret of a continuous front has a floor set by this size");
   app.add_option("-j,--jobs", cfg.jobs, "Runs in parallel (default 1)");
   app.add_option("--out", out, "Output directory (default rescue-bench-out; --quick: rescue-bench-quick)");
   app.add_flag("--summarize-only", summarize_only, "Only rebuild the summary and plots from the run CSVs");

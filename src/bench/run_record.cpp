@@ -48,7 +48,8 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
       << "# problem=" << s.problem << "\n# strategy=" << s.strategy << "\n# seed=" << s.seed
       << (s.variant.empty() ? "" : "\n# variant=" + s.variant) << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
       << "\n# observational_rows=" << s.observational_rows << "\n# max_suggestions=" << s.max_suggestions
-      << "\n# recommend_every=" << num(s.recommend_every) << "\n# hv_max=" << num(s.hv_max)
+      << "\n# recommend_every=" << num(s.recommend_every)
+      << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "") << "\n# hv_max=" << num(s.hv_max)
       << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
       << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
@@ -139,6 +140,7 @@ RunResult read_run_csv(std::istream& in) {
   s.observational_rows = std::stoi(get("observational_rows"));
   s.max_suggestions = std::stoi(get("max_suggestions"));
   s.recommend_every = to_double(get("recommend_every"), 0);
+  if (meta.count("recommend_points")) s.recommend_points = std::stoi(meta["recommend_points"]);
   s.hv_max = to_double(get("hv_max"), 0);
   run.target_fidelity = to_double(get("target_fidelity"), 0);
   run.observational_cost = to_double(get("observational_cost"), 0);

@@ -20,6 +20,7 @@ struct RunSpec {
   int observational_rows = 200;
   int max_suggestions = 200;
   double recommend_every = 0.0;  ///< evaluate the recommender when cost advanced this much (0: every iteration)
+  int recommend_points = 0;      ///< NSGA-II population and set size of the recommender (0: the library's default)
   double hv_max = 0.0;           ///< stored maximum hypervolume
 };
 

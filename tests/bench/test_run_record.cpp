@@ -1,5 +1,6 @@
 // The run CSV: exact round trip, completion marker, clear errors on bad files;
 // and the inferred hypervolume of a recommendation (feasible points only).
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -23,6 +24,7 @@ rb::RunResult sample_run(bool complete) {
   r.spec.initial_budget = 2;
   r.spec.hv_max = 0.123456789012345678;
   r.spec.recommend_every = 0.25;
+  r.spec.recommend_points = 321;
   r.option_names = {"x1", "x2"};
   r.target_fidelity = 1.0;
   r.observational_cost = 41.0 / 3.0;
@@ -60,6 +62,7 @@ TEST(RunCsv, ExactRoundTrip) {
   EXPECT_EQ(back.spec.seed, 7u);
   EXPECT_EQ(back.spec.hv_max, run.spec.hv_max);
   EXPECT_EQ(back.spec.recommend_every, 0.25);
+  EXPECT_EQ(back.spec.recommend_points, 321);
   EXPECT_EQ(back.observational_cost, run.observational_cost);
   EXPECT_EQ(back.option_names, run.option_names);
   ASSERT_EQ(back.iterations.size(), 3u);
@@ -79,6 +82,28 @@ TEST(RunCsv, ExactRoundTrip) {
   }
   // The best-so-far column is written for readers of the file.
   EXPECT_NE(ss.str().find("best_log10_regret"), std::string::npos);
+}
+
+// The recommender's size reaches the library: every recommendation of a run
+// has at most that many configurations, and more than the default would allow
+// to be distinguished from it.
+TEST(RunRecommender, SetSizeReachesTheLibrary) {
+  rb::RunSpec spec;
+  spec.problem = "branin-currin";
+  spec.strategy = "random";
+  spec.seed = 3;
+  spec.initial_budget = 0.3;
+  spec.budget = 0.05;
+  spec.observational_rows = 0;
+  for (int points : {24, 160}) {
+    spec.recommend_points = points;
+    const auto run = rb::run_benchmark(spec);
+    ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+    int largest = 0;
+    for (const auto& it : run.iterations) largest = std::max(largest, it.recommended);
+    EXPECT_LE(largest, points);
+    EXPECT_GT(largest, points / 2) << "the set is far below the requested size";
+  }
 }
 
 TEST(RunCsv, IncompleteRunHasNoMarker) {
