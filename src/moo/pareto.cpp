@@ -135,40 +135,54 @@ std::vector<std::size_t> nondominated_indices(const double* points, std::size_t 
   return cand;
 }
 
+// Efficient non-dominated sorting (Zhang et al., "An efficient approach to
+// non-dominated sorting for evolutionary multi-objective optimization", IEEE
+// TEVC 2015, with binary search over the fronts). The feasible points are
+// taken in lexicographic order, so a point can only be dominated by points
+// placed before it; it joins the first front none of whose members dominates
+// it. If front k holds a dominator, so does every front before k, hence the
+// binary search. For m = 2 the members of a front, in insertion order, have
+// the second objective non-increasing, and only the last one can dominate a
+// later point: O(n log n) in all. For m > 2 a front is scanned from its last
+// member: O(m n^2) at worst, far less on typical populations. Infeasible
+// points (constrained domination compares them by violation only) follow in
+// fronts of equal violation.
 std::vector<std::vector<std::size_t>> nondominated_sort(const double* points, std::size_t n,
                                                         std::size_t m, const double* violation) {
   detail::check_points("nondominated_sort", points, n, m);
   if (violation != nullptr) detail::check_vector("nondominated_sort", violation, n, "violation");
-  auto dom = [&](std::size_t a, std::size_t b) {
-    if (violation == nullptr) return dominates(points + a * m, points + b * m, m);
-    return constrained_dominates(points + a * m, violation[a], points + b * m, violation[b], m);
-  };
-  // dominated_by_count[i]: how many points dominate i; beats[i]: the points i dominates.
-  std::vector<std::size_t> dominated_by_count(n, 0);
-  std::vector<std::vector<std::size_t>> beats(n);
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = a + 1; b < n; ++b) {
-      if (dom(a, b)) {
-        beats[a].push_back(b);
-        ++dominated_by_count[b];
-      } else if (dom(b, a)) {
-        beats[b].push_back(a);
-        ++dominated_by_count[a];
-      }
-    }
-  std::vector<std::vector<std::size_t>> fronts;
-  std::vector<std::size_t> current;
+  std::vector<std::size_t> feasible, infeasible;
   for (std::size_t i = 0; i < n; ++i)
-    if (dominated_by_count[i] == 0) current.push_back(i);
-  while (!current.empty()) {
-    std::vector<std::size_t> next;
-    for (std::size_t a : current)
-      for (std::size_t b : beats[a])
-        if (--dominated_by_count[b] == 0) next.push_back(b);
-    std::sort(next.begin(), next.end());
-    fronts.push_back(std::move(current));
-    current = std::move(next);
+    (violation == nullptr || violation[i] <= 0.0 ? feasible : infeasible).push_back(i);
+  auto row = [&](std::size_t i) { return points + i * m; };
+  std::stable_sort(feasible.begin(), feasible.end(),
+                   [&](std::size_t a, std::size_t b) { return lex_less(row(a), row(b), m); });
+  std::vector<std::vector<std::size_t>> fronts;
+  auto front_dominates = [&](const std::vector<std::size_t>& front, std::size_t p) {
+    if (m == 2) return dominates(row(front.back()), row(p), m);
+    for (auto it = front.rbegin(); it != front.rend(); ++it)
+      if (dominates(row(*it), row(p), m)) return true;
+    return false;
+  };
+  for (std::size_t p : feasible) {
+    std::size_t lo = 0, hi = fronts.size();  // the answer is in [lo, hi]; hi means a new front
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (front_dominates(fronts[mid], p))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == fronts.size()) fronts.emplace_back();
+    fronts[lo].push_back(p);
   }
+  std::stable_sort(infeasible.begin(), infeasible.end(),
+                   [&](std::size_t a, std::size_t b) { return violation[a] < violation[b]; });
+  for (std::size_t k = 0; k < infeasible.size(); ++k) {
+    if (k == 0 || violation[infeasible[k]] != violation[infeasible[k - 1]]) fronts.emplace_back();
+    fronts.back().push_back(infeasible[k]);
+  }
+  for (auto& f : fronts) std::sort(f.begin(), f.end());
   return fronts;
 }
 

@@ -87,6 +87,40 @@ TEST(Pareto, ConstrainedFilterMatchesBruteForce) {
   }
 }
 
+// The fronts equal those of the definition: peel off, again and again, the
+// points no remaining point dominates (brute force, O(n^3)); on tied points,
+// with duplicates, m = 2..5, with and without violations.
+TEST(Pareto, NondominatedSortEqualsPeelingByTheDefinition) {
+  Rng rng(29);
+  for (std::size_t m = 2; m <= 5; ++m)
+    for (std::size_t n : {0, 1, 2, 7, 60, 300}) {
+      const auto p = tied_points(n, m, rng, m == 2 ? 30 : 5);
+      std::vector<double> v(n);
+      for (double& x : v) x = rng.uniform() < 0.6 ? 0.0 : std::floor(4.0 * rng.uniform()) / 4.0;
+      for (const double* viol : {static_cast<const double*>(nullptr), static_cast<const double*>(v.data())}) {
+        auto dom = [&](std::size_t a, std::size_t b) {
+          return viol ? constrained_dominates(&p[a * m], v[a], &p[b * m], v[b], m)
+                      : dominates(&p[a * m], &p[b * m], m);
+        };
+        std::vector<std::vector<std::size_t>> expected;
+        std::vector<bool> placed(n, false);
+        for (std::size_t left = n; left > 0;) {
+          std::vector<std::size_t> front;
+          for (std::size_t i = 0; i < n; ++i) {
+            if (placed[i]) continue;
+            bool beaten = false;
+            for (std::size_t k = 0; k < n && !beaten; ++k) beaten = !placed[k] && dom(k, i);
+            if (!beaten) front.push_back(i);
+          }
+          for (std::size_t i : front) placed[i] = true;
+          left -= front.size();
+          expected.push_back(front);
+        }
+        EXPECT_EQ(nondominated_sort(p.data(), n, m, viol), expected) << "m=" << m << " n=" << n;
+      }
+    }
+}
+
 TEST(Pareto, NondominatedSortIsAConsistentLayering) {
   Rng rng(13);
   for (std::size_t m = 2; m <= 4; ++m) {
