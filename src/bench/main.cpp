@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/batch_rounds.hpp"
 #include "bench/experiment.hpp"
 #include "bench/max_hv_search.hpp"
 #include "bench/suggest_timing.hpp"
@@ -184,6 +185,16 @@ int main(int argc, char** argv) {
   app.add_flag("--export-dag", export_dag,
                "Instead of runs: write the causal graph learned from each problem's observational data "
                "(<out>/<problem>-dag.dot and .json)");
+  std::vector<int> batch_qs;
+  int rounds = 10;
+  std::vector<double> thresholds;
+  app.add_option("--batch-rounds", batch_qs,
+                 "Instead of runs: q parallel workers in synchronous rounds for each of these q (e.g. 1,4) on the "
+                 "first problem and strategy; writes <out>/batch-rounds.md (--quick: 2 seeds, 2 rounds, random)")
+      ->delimiter(',');
+  app.add_option("--rounds", rounds, "Rounds of --batch-rounds (default 10; --quick: 2)");
+  app.add_option("--regret-levels", thresholds, "log10 regret levels of --batch-rounds (default -2,-2.2,-2.4)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -191,6 +202,30 @@ int main(int argc, char** argv) {
       if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
       return export_dags(problems, cfg.observational_rows, static_cast<unsigned>(cfg.first_seed),
                          out.empty() ? std::string("rescue-bench-dags") : out);
+    }
+    if (!batch_qs.empty()) {
+      rescue::bench::BatchRoundsConfig b;
+      b.qs = batch_qs;
+      b.rounds = quick ? 2 : rounds;
+      b.seeds = seeds > 0 ? seeds : (quick ? 2 : b.seeds);
+      b.first_seed = cfg.first_seed;
+      if (!problems.empty()) b.problem = problems.front();
+      if (!strategies.empty()) b.strategy = strategies.front();
+      else if (quick) b.strategy = "random";
+      b.initial_budget = cfg.initial_budget;
+      b.observational_rows = cfg.observational_rows;
+      if (!thresholds.empty()) b.thresholds = thresholds;
+      b.jobs = cfg.jobs;
+      b.command = joined(argc, argv);
+      const auto runs = rescue::bench::run_batch_rounds_all(b);
+      const std::string md = rescue::bench::batch_rounds_markdown(b, runs);
+      const std::string dir = out.empty() ? std::string("rescue-bench-batch") : out;
+      std::filesystem::create_directories(dir);
+      std::ofstream(dir + "/batch-rounds.md") << md;
+      std::cout << md;
+      for (const auto& r : runs)
+        if (!r.error.empty()) return 2;
+      return 0;
     }
     if (check) {
       if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
