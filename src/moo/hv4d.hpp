@@ -68,7 +68,7 @@ double hv4d_plus(const double* p, std::size_t k, const double* ref);
 /// Exact hypervolume for m = 5 (all points strictly inside ref): a sweep in
 /// the fifth objective in which each point adds its four-dimensional
 /// contribution, computed HV4D+-style on the earlier points clipped to its
-/// box. O(n^2 s) for clipped sets of size s, O(n^3) at worst.
+/// box: O(n^2 s) for clipped sets of size s, O(n^3) at worst.
 double hv5d_sweep(const double* p, std::size_t k, const double* ref);
 
 }  // namespace rescue::moo::detail

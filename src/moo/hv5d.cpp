@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "moo/hv4d.hpp"
@@ -10,79 +11,150 @@
 namespace rescue::moo::detail {
 namespace {
 
-// Clipped members that cover q's box in two of (x, y, z) are dominated by
-// the one among them with the least third coordinate: `edge` holds those
-// least values, so most clipped members are discarded in O(1) before any
-// pass over the set.
-struct Edges {
-  double edge[3];  // edge[j]: least coordinate j of the members equal to q in the other two
+using Point3 = std::array<double, 3>;
+using Point4 = std::array<double, 4>;
+using Step = std::pair<double, double>;  // (x, y) of a two-dimensional staircase
 
-  bool covers(const double* c) const { return c[0] >= edge[0] || c[1] >= edge[1] || c[2] >= edge[2]; }
-  // Records c if it is such a member; false otherwise.
-  bool note(const double* c, const double* q) {
-    const bool e0 = c[0] == q[0], e1 = c[1] == q[1], e2 = c[2] == q[2];
-    if (e1 && e2) edge[0] = std::min(edge[0], c[0]);
-    if (e0 && e2) edge[1] = std::min(edge[1], c[1]);
-    if (e0 && e1) edge[2] = std::min(edge[2], c[2]);
-    return (e0 && e1) || (e0 && e2) || (e1 && e2);
+bool lex_less(const Point3& a, const Point3& b) {
+  return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
+}
+
+// Volume of the union of the boxes [t_i, top), every t_i strictly below top:
+// sort in (z, y, x) order, then sweep up in z over the (x, y) staircase of the
+// points seen so far (an array, x increasing and y decreasing), whose area
+// grows by what each point adds. A point is weakly dominated exactly when the
+// staircase already covers it (its dominators come first in that order); the
+// others are written to `kept`. O(k log k) sort, O(k) per point on the
+// staircase: O(k^2) worst, and k is small where this is used.
+double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& buf,
+              std::vector<Point3>& kept) {
+  if (k == 0) return 0.0;
+  if (k == 1) {
+    kept.push_back(t[0]);
+    return (top[0] - t[0][0]) * (top[1] - t[0][1]) * (top[2] - t[0][2]);
   }
+  if (k <= 24) {
+    for (std::size_t i = 1; i < k; ++i) {
+      const Point3 v = t[i];
+      std::size_t j = i;
+      for (; j > 0 && lex_less(v, t[j - 1]); --j) t[j] = t[j - 1];
+      t[j] = v;
+    }
+  } else {
+    std::sort(t, t + k, lex_less);
+  }
+  if (buf.size() < k + 1) buf.resize(k + 1);
+  Step* stair = buf.data();
+  std::size_t size = 0;
+  double area = 0.0, volume = 0.0, below = 0.0;
+  for (std::size_t r = 0; r < k; ++r) {
+    const double x = t[r][0], y = t[r][1];
+    std::size_t i = 0;
+    while (i < size && stair[i].first <= x) ++i;
+    if (i > 0 && stair[i - 1].second <= y) continue;  // covered
+    volume += area * (t[r][2] - below);
+    below = t[r][2];
+    std::size_t lo = i;
+    if (lo > 0 && stair[lo - 1].first == x) --lo;  // a step the point covers
+    double height = lo == 0 ? top[1] : stair[lo - 1].second;
+    double left = x, added = 0.0;
+    std::size_t hi = lo;
+    for (; hi < size && stair[hi].second >= y; ++hi) {
+      added += (stair[hi].first - left) * (height - y);
+      left = stair[hi].first;
+      height = stair[hi].second;
+    }
+    added += ((hi < size ? stair[hi].first : top[0]) - left) * (height - y);
+    area += added;
+    // Steps [lo, hi) give way to (x, y).
+    if (hi == lo) {
+      for (std::size_t j = size; j > lo; --j) stair[j] = stair[j - 1];
+      ++size;
+    } else if (hi > lo + 1) {
+      const std::size_t gone = hi - lo - 1;
+      for (std::size_t j = hi; j < size; ++j) stair[j - gone] = stair[j];
+      size -= gone;
+    }
+    stair[lo] = {x, y};
+    kept.push_back(t[r]);
+  }
+  return volume + area * (top[2] - below);
+}
+
+double box3(const double* lo, const double* top) {
+  return (top[0] - lo[0]) * (top[1] - lo[1]) * (top[2] - lo[2]);
+}
+
+// Scratch reused across the contributions of one sweep.
+struct Scratch {
+  std::vector<Point3> base;  // clipped points awaiting union3
+  std::vector<Point3> set;   // what union3 keeps: non-dominated, in (z, y, x) order
+  std::vector<Step> stair;
 };
 
 // Four-dimensional contribution of q to the members of `active` (ascending
-// fourth objective): the members at or below q's fourth objective, clipped
-// to q's box in (x, y, z), form a ZStaircase that gives the part of q's 3-D
-// box still uncovered at q's height; the members above it come in one by
-// one in ascending fourth objective, each shrinking that part by its 3-D
-// contribution, until one covers q's (x, y, z) entirely. Each member costs
-// at most one ZStaircase pass over the clipped set: O(a s) for a members and
-// a clipped set of size s (s is small, since clipping makes most members
-// dominated).
-using Point3 = std::array<double, 3>;
-using Point4 = std::array<double, 4>;
-
+// fourth objective). The members at or below q's fourth objective, clipped to
+// q's box in (x, y, z), give the part of that box still uncovered at q's
+// height: those equal to q in two coordinates cover a slab and lower the top
+// of the box, the others are measured by union3, which also leaves the
+// non-dominated ones in (z, y, x) order for a ZStaircase built by appends. The
+// members above come in one by one in ascending fourth objective, each
+// shrinking the uncovered part by its 3-D contribution (one ZStaircase pass),
+// until one covers q's (x, y, z). O(b^2) for the b clipped members below (a
+// few dozen at most in practice), then O(s) per member above for a clipped
+// set of s: O(b^2 + a s) for a members above.
 double contribution4(const std::vector<Point4>& active, const double* q, const double* ref,
-                     ZStaircase& set, std::vector<Point3>& base) {
-  set.reset(ref, active.size() + 1);
+                     Scratch& w, ZStaircase& set, std::size_t& from,
+                     std::vector<std::size_t>& dominated) {
+  dominated.clear();
+  double top[3] = {ref[0], ref[1], ref[2]};
   const double inf = std::numeric_limits<double>::infinity();
-  Edges edges{{inf, inf, inf}};
-  base.clear();
-  std::size_t i = 0;
+  if (w.base.size() < active.size()) w.base.resize(active.size());
+  Point3* base = w.base.data();
+  std::size_t i = 0, k = 0;
+  from = 0;
   for (; i < active.size(); ++i) {
     const double* a = active[i].data();
     if (a[3] > q[3]) break;
+    from += a[3] < q[3];
     const Point3 c = {std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2])};
-    if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return 0.0;  // a dominates q
-    if (!edges.note(c.data(), q)) base.push_back(c);
+    const int e0 = c[0] == q[0], e1 = c[1] == q[1], e2 = c[2] == q[2];
+    if (e0 & e1 & e2) return 0.0;  // a dominates q
+    top[0] = std::min(top[0], (e1 & e2) ? c[0] : inf);
+    top[1] = std::min(top[1], (e0 & e2) ? c[1] : inf);
+    top[2] = std::min(top[2], (e0 & e1) ? c[2] : inf);
+    base[k] = c;
+    k += e0 + e1 + e2 <= 1;
+    // A member at q's height that q dominates (q itself is then kept).
+    if (a[3] == q[3] && c[0] == a[0] && c[1] == a[1] && c[2] == a[2]) dominated.push_back(i);
   }
-  // The (at most three) edge members and the others they leave, appended in
-  // (z, y, x) order: each costs a walk along the top staircase only.
-  base.erase(std::remove_if(base.begin(), base.end(),
-                            [&](const Point3& c) { return edges.covers(c.data()); }),
-             base.end());
-  for (int j = 0; j < 3; ++j) {
-    if (edges.edge[j] == inf) continue;
-    base.push_back({q[0], q[1], q[2]});
-    base.back()[j] = edges.edge[j];
+  std::size_t m = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    base[m] = base[j];
+    m += base[j][0] < top[0] && base[j][1] < top[1] && base[j][2] < top[2];
   }
-  std::sort(base.begin(), base.end(), [](const Point3& a, const Point3& b) {
-    return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
-  });
-  for (const Point3& c : base) set.append(set.make(c[0], c[1], c[2]));
-  ZStaircase::Node* u = set.make(q[0], q[1], q[2]);
-  if (!set.locate(u)) return 0.0;
-  double uncovered = set.contribution(u);
+  w.set.clear();
+  double uncovered = box3(q, top) - union3(base, m, top, w.stair, w.set);
+  if (i == active.size()) return std::max(0.0, uncovered * (ref[3] - q[3]));
+  set.reset(top, w.set.size() + (active.size() - i));
+  for (const Point3& c : w.set) set.append(set.make(c[0], c[1], c[2]));
   double volume = 0.0, below = q[3];
   for (; i < active.size(); ++i) {
     const double* a = active[i].data();
     volume += uncovered * (a[3] - below);
     below = a[3];
     const double c[3] = {std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2])};
-    if (c[0] == q[0] && c[1] == q[1] && c[2] == q[2]) return volume;  // covers the rest
-    if (edges.covers(c)) continue;
+    if (c[0] == a[0] && c[1] == a[1] && c[2] == a[2]) dominated.push_back(i);  // q dominates a
+    if (c[0] >= top[0] || c[1] >= top[1] || c[2] >= top[2]) continue;  // in a covered slab
+    const bool e0 = c[0] == q[0], e1 = c[1] == q[1], e2 = c[2] == q[2];
+    if (e0 && e1 && e2) return volume;  // covers the rest
     ZStaircase::Node* n = set.make(c[0], c[1], c[2]);
     if (set.locate(n)) {
       uncovered -= set.add(n);
-      edges.note(c, q);
+      // A slab lowers the top, so the members inside it are skipped at once.
+      if (e1 && e2) top[0] = c[0];
+      else if (e0 && e2) top[1] = c[1];
+      else if (e0 && e1) top[2] = c[2];
     }
   }
   return std::max(0.0, volume + uncovered * (ref[3] - below));
@@ -93,7 +165,8 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
 // m = 5: sweep up in the fifth objective; each point adds its exclusive 4-D
 // contribution (contribution4) to the slice volume. Points weakly dominated
 // in the first four objectives by a later one are dropped for good. O(n)
-// contributions of O(n s) each: O(n^2 s), O(n^3) at worst.
+// contributions of O(b^2 + a s) each (b <= n members below, a <= n above, a
+// clipped set of s <= n): O(n^3) at worst, far less on typical fronts.
 double hv5d_sweep(const double* p, std::size_t k, const double* ref) {
   std::vector<std::int32_t> order(k);
   std::iota(order.begin(), order.end(), 0);
@@ -102,28 +175,33 @@ double hv5d_sweep(const double* p, std::size_t k, const double* ref) {
   // The members as values, not ids: the contributions read them in order.
   std::vector<Point4> active;
   active.reserve(k);
+  Scratch w;
   ZStaircase set;
-  std::vector<Point3> base;
+  std::vector<std::size_t> dominated;
   double slice = 0.0, volume = 0.0;
   for (std::size_t r = 0; r < k; ++r) {
     const double* q = p + order[r] * 5;
-    const double gain = contribution4(active, q, ref, set, base);
+    std::size_t from = 0;
+    const double gain = contribution4(active, q, ref, w, set, from, dominated);
     slice += gain;
     const double next = r + 1 < k ? p[order[r + 1] * 5 + 4] : ref[4];
     volume += slice * (next - q[4]);
     if (gain <= 0.0) continue;
     // Members q weakly dominates in the first four objectives never matter
-    // again; they lie at or above q's fourth objective, where q goes in.
-    const std::size_t from = static_cast<std::size_t>(
-        std::lower_bound(active.begin(), active.end(), q[3],
-                         [](const Point4& a, double w) { return a[3] < w; }) -
-        active.begin());
-    std::size_t kept = from;
-    for (std::size_t t = from; t < active.size(); ++t) {
-      const Point4& s = active[t];
-      if (!(s[0] >= q[0] && s[1] >= q[1] && s[2] >= q[2] && s[3] >= q[3])) active[kept++] = s;
+    // again (contribution4 lists them: they lie at or above q's fourth
+    // objective, and none beyond the member that covers q's (x, y, z),
+    // which would dominate them); q goes in at `from`.
+    if (!dominated.empty()) {
+      std::size_t kept = dominated.front(), d = 0;
+      for (std::size_t t = kept; t < active.size(); ++t) {
+        if (d < dominated.size() && dominated[d] == t) {
+          ++d;
+        } else {
+          active[kept++] = active[t];
+        }
+      }
+      active.resize(kept);
     }
-    active.resize(kept);
     active.insert(active.begin() + static_cast<std::ptrdiff_t>(from), {q[0], q[1], q[2], q[3]});
   }
   return volume;

@@ -19,11 +19,14 @@
 //          it, so the staircase at any height is rebuilt in one pass and a
 //          contribution is one more pass: O(n) per point, O(n^2) in all.
 //   m = 5: dimension sweep along the fifth objective adding each point's
-//          exclusive four-dimensional contribution, found on the same
-//          structure: the earlier points clipped to its box and at or below
-//          its fourth objective are appended in (z, y, x) order, those above
-//          it come in by ascending fourth objective, each removing its 3-D
-//          contribution, until one covers the point's (x, y, z). O(n^2 s) for
+//          exclusive four-dimensional contribution. The earlier points at or
+//          below its fourth objective, clipped to its box, give the part of
+//          the box uncovered at its height (those equal to the point in two
+//          coordinates just lower the box's top; the rest go through a small
+//          3-D sweep on an array staircase, O(b^2) for b of them), and seed
+//          the HV4D+ structure in (z, y, x) order; those above it come in by
+//          ascending fourth objective, each removing its 3-D contribution in
+//          one pass, until one covers the point's (x, y, z). O(n^2 s) for
 //          clipped sets of size s, O(n^3) worst case.
 //   m >= 6: dimension sweep along the last objective adding each point's
 //          exclusive (m-1)-dimensional contribution: its box minus the

@@ -126,6 +126,45 @@ TEST(HypervolumeHighDim, InvariantToOrder) {
   }
 }
 
+// The m = 5 kernel's own paths: clipped sets below a point's fourth objective
+// larger than its small-set sort handles (n = 90 on the sphere), members at a
+// point's own fourth-objective height that it dominates (they must leave the
+// active set), and clipped members equal to the point in two coordinates
+// (slabs that lower the top of its box), above and below it.
+TEST(HypervolumeHighDim, FiveObjectiveKernelPaths) {
+  Rng rng(14);
+  const std::size_t m = 5;
+  const std::vector<double> ref(m, 1.1);
+  for (int trial = 0; trial < 3; ++trial) {
+    std::vector<double> p;
+    if (trial == 0) {
+      p = sphere_points(90, m, rng);
+    } else if (trial == 1) {
+      // Few distinct fourth objectives, and dominated copies at the same one.
+      p = sphere_points(40, m, rng);
+      for (std::size_t i = 0; i < 40; ++i) p[i * m + 3] = 0.1 + 0.25 * static_cast<double>(rng.below(4));
+      for (std::size_t t = 0; t < 15; ++t) {
+        const std::size_t i = rng.below(40);
+        std::vector<double> q(p.begin() + i * m, p.begin() + i * m + m);
+        q[rng.below(3)] += 0.02 + 0.1 * rng.uniform();
+        if (t % 2 == 0) q[4] += 0.05;
+        p.insert(p.end(), q.begin(), q.end());
+      }
+    } else {
+      // Three coarse objectives among continuous ones: many clipped members
+      // equal a point in two coordinates.
+      p = cube_points(50, m, rng);
+      for (std::size_t i = 0; i < 50; ++i)
+        for (std::size_t j : {std::size_t{0}, std::size_t{2}, std::size_t{3}})
+          p[i * m + j] = 0.2 + 0.3 * static_cast<double>(rng.below(3));
+      const auto s = sphere_points(20, m, rng);
+      p.insert(p.end(), s.begin(), s.end());
+    }
+    const double expected = hv_slicing(p, m, ref);
+    EXPECT_NEAR(hypervolume(p, m, ref), expected, rel_tol(expected)) << "trial=" << trial;
+  }
+}
+
 // The 2-D front {(i, k-1-i)} with reference (k, k) has hypervolume
 // k(k+1)/2, and the front of all pairs of points of fronts A and B (the
 // Cartesian product) dominates exactly the product of their regions, so its
