@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/parameters.hpp"
+
 namespace rescue {
 namespace {
 
@@ -196,6 +198,7 @@ void ProblemSpec::set_initial_budget(double budget) {
 void ProblemSpec::set_param(const std::string& key, double value) {
   if (key.empty() || key.find_first_of(" \n\r\t") != std::string::npos)
     fail(Status::InvalidArgument, "parameter name must be non-empty and without spaces");
+  check_parameter_name(key);
   require_finite(value, "parameter '" + key + "'");
   params_[key] = value;
 }

@@ -1,0 +1,75 @@
+#include "core/parameters.hpp"
+
+#include <algorithm>
+
+#include "util/error.hpp"
+
+namespace rescue {
+
+const std::vector<ParameterInfo>& known_parameters() {
+  static const std::vector<ParameterInfo> table = {
+      {"acq.mc_samples", "128", "ehvi, momf: Monte Carlo samples of the improvement for three or more objectives"},
+      {"acq.refine", "3", "model strategies: best starts of the acquisition search refined locally (BOBYQA)"},
+      {"acq.refine_evals", "40", "model strategies: acquisition evaluations per local refinement"},
+      {"acq.starts", "128", "model strategies: Sobol starts of the acquisition search over (x, s)"},
+      {"feasibility.threshold", "0.5",
+       "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
+       "sets of the knowledge gradient"},
+      {"kg.fantasies", "8", "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
+      {"kg.pool", "256", "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
+      {"kg.set_size", "10", "hvkg, rescue: configurations P of the inner maximization's set"},
+      {"recommend.generations", "60", "recommender (rescue_pareto): NSGA-II generations"},
+      {"recommend.points", "100", "recommender: most configurations returned (thinned by greedy hypervolume)"},
+      {"recommend.population", "100", "recommender: NSGA-II population"},
+      {"rescue.alpha", "0.05", "rescue: significance level of PC's conditional independence tests"},
+      {"rescue.discovery", "0", "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
+      {"rescue.fixed_prior", "0",
+       "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
+       "scale, offset and weight"},
+      {"rescue.min_feasibility", "0.05",
+       "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
+      {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
+      {"rescue.weight", "0.5", "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
+  };
+  return table;
+}
+
+namespace {
+
+// Edit distance, to name the parameter a misspelt one was probably meant to be.
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+void check_parameter_name(const std::string& name) {
+  const auto& table = known_parameters();
+  const ParameterInfo* closest = nullptr;
+  std::size_t best = std::string::npos;
+  for (const auto& p : table) {
+    if (name == p.name) return;
+    const std::size_t dist = distance(name, p.name);
+    if (dist < best) {
+      best = dist;
+      closest = &p;
+    }
+  }
+  std::string msg = "unknown parameter '" + name + "'";
+  if (closest != nullptr && best <= 3) msg += " (did you mean '" + std::string(closest->name) + "'?)";
+  msg += "; the parameters are listed in docs/guide.md";
+  fail(Status::UnknownName, msg);
+}
+
+}  // namespace rescue
