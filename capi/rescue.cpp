@@ -130,7 +130,12 @@ int rescue_version_number(void) { return RESCUE_VERSION_NUMBER; }
 const char* rescue_version_string(void) { return RESCUE_VERSION_STRING; }
 
 const char* rescue_status_string(rescue_status status) {
-  switch (status) {
+  // A C caller may pass any int, but in C++ a value outside the enumerators' range is not a
+  // valid rescue_status (loading it is undefined), so the code is read from the bytes.
+  static_assert(sizeof(status) == sizeof(int), "rescue_status is passed as an int");
+  int code = 0;
+  std::memcpy(&code, &status, sizeof code);
+  switch (code) {
     case RESCUE_OK: return "ok";
     case RESCUE_ERR_NULL_POINTER: return "null pointer";
     case RESCUE_ERR_INVALID_ARGUMENT: return "invalid argument";

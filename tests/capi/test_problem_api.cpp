@@ -32,7 +32,7 @@ TEST(Status, EveryCodeHasADistinctName) {
   std::set<std::string> names;
   for (rescue_status c : codes) names.insert(rescue_status_string(c));
   EXPECT_EQ(names.size(), sizeof(codes) / sizeof(codes[0]));
-  EXPECT_STREQ(rescue_status_string(static_cast<rescue_status>(12345)), "unknown status");
+  // Codes outside the enumeration are checked from C (header_c99.c): C++ cannot form them.
   // Pinned values: these numbers are part of the ABI.
   EXPECT_EQ(RESCUE_OK, 0);
   EXPECT_EQ(RESCUE_ERR_NULL_POINTER, 1);
