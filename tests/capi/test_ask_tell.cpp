@@ -433,6 +433,41 @@ TEST(Threads, HandlesOnManyThreadsMatchSequentialRuns) {
   EXPECT_NE(sequential[0], sequential[1]);
 }
 
+// The same with a model strategy (GP fits, optimizers, fantasies and batches on every thread),
+// so ThreadSanitizer (.ci/sanitize) sees the model code run concurrently too.
+TEST(Threads, ModelStrategyHandlesOnManyThreadsMatchSequentialRuns) {
+  auto run = [](unsigned seed) {
+    rescue_problem* p = small_problem("hvkg", seed);
+    rescue_problem_set_param(p, "kg.pool", 16);
+    rescue_problem_set_param(p, "kg.fantasies", 2);
+    rescue_problem_set_param(p, "acq.starts", 8);
+    rescue_problem_set_initial_budget(p, 3.0);
+    rescue_optimizer* opt = nullptr;
+    rescue_create(p, &opt);
+    rescue_problem_free(p);
+    std::vector<double> trace;
+    for (int round = 0; round < 8; ++round) {
+      double x[2 * 3], s[2], y[2], g[1], z[1];
+      int t[2], count = 0;
+      if (rescue_suggest_batch(opt, 2, x, 3, s, t, &count) != RESCUE_OK) break;
+      for (int i = 0; i < count; ++i) {
+        simulate(x + 3 * i, s[i], y, g, z);
+        rescue_observe(opt, t[i], y, 2, g, 1, z, 1);
+        trace.insert(trace.end(), {x[3 * i], x[3 * i + 1], x[3 * i + 2], s[i]});
+      }
+    }
+    rescue_destroy(opt);
+    return trace;
+  };
+  std::vector<std::vector<double>> sequential, parallel(2);
+  for (unsigned i = 0; i < 2; ++i) sequential.push_back(run(200 + i));
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < 2; ++i) threads.emplace_back([&, i] { parallel[i] = run(200 + i); });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(parallel, sequential);
+  EXPECT_EQ(sequential[0].size(), 8u * 2u * 4u);
+}
+
 }  // namespace
 
 namespace {
