@@ -179,12 +179,14 @@ int main(int argc, char** argv) {
   int i, j;
   if (strcmp(mode, "run") == 0) {
     point_set ref = reference_pareto();
+    const int found = ref.count > 0;
     for (i = 0; i < ref.count; ++i) {
       printf("pareto");
       for (j = 0; j < ref.width; ++j) printf(" %.17g", ref.v[i * ref.width + j]);
       printf("\n");
     }
-    return ref.count > 0 ? 0 : 1;
+    free(ref.v);
+    return found ? 0 : 1;
   }
   if (strcmp(mode, "compare") == 0 && argc == 4) {
     /* The width is that of the reference file's first line. */
@@ -192,6 +194,7 @@ int main(int argc, char** argv) {
     int width = 0;
     FILE* f = fopen(argv[2], "r");
     point_set ref, got;
+    int ok;
     if (!f) die(argv[2], "cannot open");
     if (fgets(line, sizeof line, f)) {
       char *p = line + 6, *end;
@@ -206,7 +209,10 @@ int main(int argc, char** argv) {
     if (width == 0) die(argv[2], "no \"pareto\" line in the reference");
     ref = read_pareto(argv[2], width);
     got = read_pareto(argv[3], width);
-    return same_sets(&ref, &got, argv[3], "Pareto points") ? 0 : 1;
+    ok = same_sets(&ref, &got, argv[3], "Pareto points");
+    free(ref.v);
+    free(got.v);
+    return ok ? 0 : 1;
   }
   if (strcmp(mode, "save-checkpoint") == 0 && argc == 4) {
     rescue_problem* p = reference_problem();
@@ -229,6 +235,8 @@ int main(int argc, char** argv) {
     run_loop(opt, p, -1);
     got = history_of(opt);
     ok = same_sets(&ref, &got, argv[2], "observations");
+    free(ref.v);
+    free(got.v);
     rescue_destroy(opt);
     rescue_problem_free(p);
     return ok ? 0 : 1;
