@@ -34,6 +34,20 @@ void check_values(const std::vector<double>& v, std::size_t expected, const char
   }
 }
 
+// The cheapest evaluation's cost when it does not depend on the configuration (exponential
+// and per-level costs; the exponential one is monotone in s, so an end of the range), or 0
+// when it may (a user callback).
+double cheapest_cost(const ProblemSpec& spec) {
+  if (spec.cost_model().kind == CostKind::Callback) return 0.0;
+  std::vector<double> x(spec.dim());
+  for (int j = 0; j < spec.dim(); ++j) x[j] = spec.options()[j].lower;
+  const FidelitySpec& f = spec.fidelity();
+  const std::vector<double> candidates = f.discrete ? f.levels : std::vector<double>{f.lower, f.upper};
+  double c = kInf;
+  for (double s : candidates) c = std::min(c, spec.cost(x.data(), s));
+  return c;
+}
+
 }  // namespace
 
 Optimizer::Optimizer(ProblemSpec spec) : spec_(std::move(spec)), rng_(spec_.seed()) {
@@ -99,6 +113,10 @@ PendingTicket Optimizer::suggest() {
     if (sample_fidelity(spec_, sug.x.data(), FidelityLaw::InverseCost, std::min(left, init_left), rng, &sug.s))
       next = std::move(sug);
   }
+  // Refused before the strategy runs when nothing is affordable, so that the refusal leaves
+  // its state (model fits, the causal model) as it was.
+  if (!next && cheapest_cost(spec_) > left)
+    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
   if (!next) next = strategy_->suggest(view(left), rng);
   if (!next)
     fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
