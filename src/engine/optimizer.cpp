@@ -117,7 +117,18 @@ PendingTicket Optimizer::suggest() {
   // its state (model fits, the causal model) as it was.
   if (!next && cheapest_cost(spec_) > left)
     fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
-  if (!next) next = strategy_->suggest(view(left), rng);
+  if (!next) {
+    // With a callback cost, affordability depends on x: the strategy finds out itself, after
+    // refreshing its caches, so when it finds nothing it is restored as a checkpoint would be.
+    std::optional<nlohmann::json> saved;
+    if (spec_.cost_model().kind == CostKind::Callback) saved = strategy_->save_state();
+    next = strategy_->suggest(view(left), rng);
+    if (!next && saved) {
+      auto restored = acq::make_strategy(spec_.strategy(), spec_);
+      restored->load_state(*saved, view(left));
+      strategy_ = std::move(restored);
+    }
+  }
   if (!next)
     fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
   spec_.check_config(next->x.data());

@@ -532,3 +532,25 @@ TEST(Batch, StopsAtTheBudget) {
 }
 
 }  // namespace
+
+namespace {
+
+double cost_from_fidelity(const double*, int, double s, void*) { return 1.0 + s; }
+
+// A suggestion refused because nothing is affordable changes nothing, also for the RESCUE
+// strategy, which learns its causal model when it first runs (found by fuzz_capi).
+TEST(AskTell, SuggestionRefusedForBudgetLeavesTheStateUnchanged) {
+  for (bool callback : {false, true}) {
+    rescue_problem* p = small_problem("rescue", 5);
+    if (callback) rescue_problem_set_cost_callback(p, cost_from_fidelity, nullptr);
+    rescue_problem_set_budget(p, 0.5);  // below the cheapest evaluation either way
+    Opt o(p);
+    const std::string before = state(o.h);
+    double x[3], s;
+    int t;
+    EXPECT_EQ(rescue_suggest(o.h, x, 3, &s, &t), RESCUE_ERR_BUDGET_EXHAUSTED) << callback;
+    EXPECT_EQ(state(o.h), before) << (callback ? "callback cost" : "exponential cost");
+  }
+}
+
+}  // namespace
