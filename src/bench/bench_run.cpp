@@ -138,9 +138,41 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
     check(rescue_set_dag(opt, shuffled_dag_json(graph, rs.seed).c_str()), "rescue_set_dag", rescue_errmsg(opt));
   }
 
+  // The protocol's recommender: the same plain multi-fidelity GP for every
+  // strategy. A model-free strategy's recommender is exactly that, so a shadow
+  // optimizer running one, fed the same evaluations, measures a strategy whose
+  // own model is something else.
+  ProblemHandle shadow_problem;
+  OptimizerHandle shadow;
+  if (rs.shared_recommender) {
+    check(rescue_problem_builtin(rs.problem.c_str(), &shadow_problem.p), "rescue_problem_builtin", rescue_last_error());
+    check(rescue_problem_set_seed(shadow_problem.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
+          rescue_problem_errmsg(shadow_problem.p));
+    check(rescue_problem_set_strategy(shadow_problem.p, "random"), "rescue_problem_set_strategy",
+          rescue_problem_errmsg(shadow_problem.p));
+    check(rescue_problem_set_budget(shadow_problem.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
+          rescue_problem_errmsg(shadow_problem.p));
+    if (rs.recommend_points > 0)
+      for (const char* key : {"recommend.population", "recommend.points"})
+        check(rescue_problem_set_param(shadow_problem.p, key, rs.recommend_points), "rescue_problem_set_param",
+              rescue_problem_errmsg(shadow_problem.p));
+    check(rescue_create(shadow_problem.p, &shadow.o), "rescue_create", rescue_last_error());
+  }
+  // Hypervolume of an optimizer's recommendation, evaluated noise-free at the target.
+  auto recommendation_hv = [&](rescue_optimizer* o, int* count_out) {
+    std::vector<double> px, py;
+    int count = 0;
+    check(rescue_pareto(o, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(o));
+    px.assign(static_cast<std::size_t>(count) * d, 0.0);
+    py.assign(static_cast<std::size_t>(count) * m, 0.0);
+    if (count > 0) check(rescue_pareto(o, px.data(), py.data(), count, &count), "rescue_pareto", rescue_errmsg(o));
+    if (count_out) *count_out = count;
+    return inferred_hypervolume(*problem, px);
+  };
+
   const double total = rs.initial_budget + rs.budget;
-  std::vector<double> x(d), px, py;
-  double last_hv = 0.0, last_recommend_cost = -INFINITY;
+  std::vector<double> x(d);
+  double last_hv = 0.0, last_own_hv = 0.0, last_recommend_cost = -INFINITY;
   run.stop_reason = "suggestion limit";
   try {
     for (int it = 1; it <= rs.max_suggestions; ++it) {
@@ -163,6 +195,10 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
       const problems::Evaluation e = problem->evaluate_noisy(x.data(), s, noise_rng);
       check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
             "rescue_observe", rescue_errmsg(opt));
+      if (shadow.o)
+        check(rescue_observe_at(shadow.o, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
+                                k ? e.z.data() : nullptr, k),
+              "rescue_observe_at", rescue_errmsg(shadow.o));
 
       IterationRecord r;
       r.iteration = it;
@@ -181,12 +217,8 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
       if (rs.recommend_every <= 0.0 || last || r.cumulative_cost - last_recommend_cost >= rs.recommend_every) {
         const auto t1 = Clock::now();
         int count = 0;
-        check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(opt));
-        px.assign(static_cast<std::size_t>(count) * d, 0.0);
-        py.assign(static_cast<std::size_t>(count) * m, 0.0);
-        if (count > 0)
-          check(rescue_pareto(opt, px.data(), py.data(), count, &count), "rescue_pareto", rescue_errmsg(opt));
-        last_hv = inferred_hypervolume(*problem, px);
+        last_own_hv = recommendation_hv(opt, &count);
+        last_hv = shadow.o ? recommendation_hv(shadow.o, &count) : last_own_hv;
         r.recommend_seconds = seconds_since(t1);
         r.recommended = count;
         last_recommend_cost = r.cumulative_cost;
@@ -194,6 +226,7 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
         r.recommended = -1;
       }
       r.inferred_hv = last_hv;
+      r.own_inferred_hv = last_own_hv;
       r.log10_regret = log10_regret(rs.hv_max, last_hv);
       run.iterations.push_back(std::move(r));
       if (progress) progress(std::min(1.0, run.iterations.back().cumulative_cost / total));

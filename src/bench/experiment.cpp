@@ -61,11 +61,16 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
         r.recommend_every = config.recommend_every;
         r.recommend_points = config.recommend_points;
         r.hv_max = hv_max;
+        std::string library_strategy = s;
         for (const auto& v : config.variants)
           if (v.name == s) {
             r.variant = v.definition();
+            library_strategy = v.strategy;
             if (v.observational_rows >= 0) r.observational_rows = v.observational_rows;
           }
+        // Only the rescue strategy's model differs from the plain multi-fidelity
+        // GP that every other strategy's recommender uses.
+        r.shared_recommender = library_strategy == "rescue";
         plan.push_back(r);
       }
   }
@@ -88,6 +93,7 @@ bool already_done(const std::string& path, const RunSpec& spec) {
     return r.complete && s.variant == spec.variant && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
            s.observational_rows == spec.observational_rows && s.max_suggestions == spec.max_suggestions &&
            s.recommend_every == spec.recommend_every && s.recommend_points == spec.recommend_points &&
+           s.shared_recommender == spec.shared_recommender &&
            s.hv_max == spec.hv_max;
   } catch (const Error&) {
     return false;

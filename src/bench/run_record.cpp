@@ -49,13 +49,14 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
       << (s.variant.empty() ? "" : "\n# variant=" + s.variant) << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
       << "\n# observational_rows=" << s.observational_rows << "\n# max_suggestions=" << s.max_suggestions
       << "\n# recommend_every=" << num(s.recommend_every)
-      << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "") << "\n# hv_max=" << num(s.hv_max)
+      << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "")
+      << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << num(s.hv_max)
       << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
       << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
   for (const auto& n : run.option_names) out << ",x." << n;
   out << ",inferred_hv,log10_regret,best_log10_regret,violated,violated_at_target,suggest_seconds,recommend_seconds,"
-         "recommended\n";
+         "recommended,own_inferred_hv\n";
   double best = INFINITY;
   for (const auto& r : run.iterations) {
     best = std::min(best, r.log10_regret);
@@ -63,7 +64,7 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
     for (double v : r.x) out << ',' << num(v);
     out << ',' << num(r.inferred_hv) << ',' << num(r.log10_regret) << ',' << num(best) << ',' << (r.violated ? 1 : 0)
         << ',' << (r.violated_at_target ? 1 : 0) << ',' << num(r.suggest_seconds) << ','
-        << num(r.recommend_seconds) << ',' << r.recommended << '\n';
+        << num(r.recommend_seconds) << ',' << r.recommended << ',' << num(r.own_inferred_hv) << '\n';
   }
   if (run.complete) out << "# complete stop=" << run.stop_reason << "\n";
 }
@@ -75,6 +76,7 @@ RunResult read_run_csv(std::istream& in) {
   int lineno = 0;
   std::vector<std::string> header;
   std::size_t d = 0;
+  bool has_own = false;  // the own-recommendation column (absent in older files)
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty()) continue;
@@ -93,7 +95,8 @@ RunResult read_run_csv(std::istream& in) {
     if (header.empty()) {
       header = split(line, ',');
       if (header.size() < 12 || header[0] != "iteration") bad(lineno, "expected the column header");
-      d = header.size() - 12;
+      has_own = header.back() == "own_inferred_hv";
+      d = header.size() - (has_own ? 13 : 12);
       for (std::size_t j = 0; j < d; ++j) {
         const std::string& h = header[4 + j];
         if (h.rfind("x.", 0) != 0) bad(lineno, "column '" + h + "' is not an option");
@@ -120,6 +123,7 @@ RunResult read_run_csv(std::istream& in) {
     r.suggest_seconds = to_double(cells[c++], lineno);
     r.recommend_seconds = to_double(cells[c++], lineno);
     r.recommended = static_cast<int>(to_double(cells[c++], lineno));
+    r.own_inferred_hv = has_own ? to_double(cells[c++], lineno) : r.inferred_hv;
     if (!run.iterations.empty() && r.cumulative_cost < run.iterations.back().cumulative_cost)
       bad(lineno, "cumulative cost decreases");
     run.iterations.push_back(std::move(r));
@@ -141,6 +145,7 @@ RunResult read_run_csv(std::istream& in) {
   s.max_suggestions = std::stoi(get("max_suggestions"));
   s.recommend_every = to_double(get("recommend_every"), 0);
   if (meta.count("recommend_points")) s.recommend_points = std::stoi(meta["recommend_points"]);
+  s.shared_recommender = meta.count("shared_recommender") && meta["shared_recommender"] == "1";
   s.hv_max = to_double(get("hv_max"), 0);
   run.target_fidelity = to_double(get("target_fidelity"), 0);
   run.observational_cost = to_double(get("observational_cost"), 0);

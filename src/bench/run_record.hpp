@@ -21,6 +21,11 @@ struct RunSpec {
   int max_suggestions = 200;
   double recommend_every = 0.0;  ///< evaluate the recommender when cost advanced this much (0: every iteration)
   int recommend_points = 0;      ///< NSGA-II population and set size of the recommender (0: the library's default)
+  /// The strategy's own model is not the plain multi-fidelity GP (the rescue
+  /// strategy's causal prior): the inferred hypervolume then comes from a
+  /// plain GP fitted to the same observations, the strategy's own
+  /// recommendation is recorded beside it.
+  bool shared_recommender = false;
   double hv_max = 0.0;           ///< stored maximum hypervolume
 };
 
@@ -37,6 +42,7 @@ struct IterationRecord {
   double suggest_seconds = 0.0;     ///< wall time of rescue_suggest
   double recommend_seconds = 0.0;   ///< wall time of the recommender (0 when not evaluated)
   int recommended = 0;              ///< size of the recommended set (-1 when not evaluated)
+  double own_inferred_hv = 0.0;     ///< the same for the strategy's own recommendation (rescue_pareto)
 };
 
 struct RunResult {

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include "bench/bench_run.hpp"
+#include "bench/experiment.hpp"
 #include "bench/run_record.hpp"
 #include "moo/hypervolume.hpp"
 #include "problems/benchmark_problem.hpp"
+#include "rescue.h"
 #include "util/error.hpp"
 
 namespace rb = rescue::bench;
@@ -25,6 +27,7 @@ rb::RunResult sample_run(bool complete) {
   r.spec.hv_max = 0.123456789012345678;
   r.spec.recommend_every = 0.25;
   r.spec.recommend_points = 321;
+  r.spec.shared_recommender = true;
   r.option_names = {"x1", "x2"};
   r.target_fidelity = 1.0;
   r.observational_cost = 41.0 / 3.0;
@@ -42,6 +45,7 @@ rb::RunResult sample_run(bool complete) {
     it.suggest_seconds = 1e-3 * i;
     it.recommend_seconds = i == 2 ? 0.0 : 0.2;
     it.recommended = i == 2 ? -1 : 5;
+    it.own_inferred_hv = 0.02 * i + 1.0 / 3.0;
     r.iterations.push_back(it);
   }
   r.complete = complete;
@@ -63,6 +67,7 @@ TEST(RunCsv, ExactRoundTrip) {
   EXPECT_EQ(back.spec.hv_max, run.spec.hv_max);
   EXPECT_EQ(back.spec.recommend_every, 0.25);
   EXPECT_EQ(back.spec.recommend_points, 321);
+  EXPECT_TRUE(back.spec.shared_recommender);
   EXPECT_EQ(back.observational_cost, run.observational_cost);
   EXPECT_EQ(back.option_names, run.option_names);
   ASSERT_EQ(back.iterations.size(), 3u);
@@ -79,6 +84,7 @@ TEST(RunCsv, ExactRoundTrip) {
     EXPECT_EQ(a.violated_at_target, b.violated_at_target);
     EXPECT_EQ(a.suggest_seconds, b.suggest_seconds);
     EXPECT_EQ(a.recommended, b.recommended);
+    EXPECT_EQ(a.own_inferred_hv, b.own_inferred_hv);
   }
   // The best-so-far column is written for readers of the file.
   EXPECT_NE(ss.str().find("best_log10_regret"), std::string::npos);
@@ -104,6 +110,78 @@ TEST(RunRecommender, SetSizeReachesTheLibrary) {
     EXPECT_LE(largest, points);
     EXPECT_GT(largest, points / 2) << "the set is far below the requested size";
   }
+}
+
+// Files written before the own-recommendation column existed still read; the
+// own hypervolume is then the inferred one (one recommender served both).
+TEST(RunCsv, ReadsFilesWithoutTheOwnRecommendationColumn) {
+  std::stringstream ss;
+  rb::write_run_csv(ss, sample_run(true));
+  std::string text = ss.str();
+  for (std::size_t at; (at = text.find(",own_inferred_hv")) != std::string::npos;) text.erase(at, 16);
+  std::string old;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != '#' && line.rfind("iteration", 0) != 0) line.erase(line.rfind(','));
+    old += line + "\n";
+  }
+  std::istringstream in(old);
+  const auto back = rb::read_run_csv(in);
+  ASSERT_EQ(back.iterations.size(), 3u);
+  for (const auto& it : back.iterations) EXPECT_EQ(it.own_inferred_hv, it.inferred_hv);
+  EXPECT_EQ(back.iterations[2].recommended, 5);
+}
+
+// A rescue run is measured by the plain GP every other strategy's recommender
+// uses: its inferred hypervolume equals that of a model-free optimizer given
+// the same evaluations (the recommendation depends on data and seed only).
+TEST(RunRecommender, RescueIsMeasuredWithThePlainGp) {
+  rb::RunSpec spec;
+  spec.problem = "branin-currin";
+  spec.strategy = "rescue";
+  spec.shared_recommender = true;
+  spec.seed = 5;
+  spec.initial_budget = 0.3;
+  spec.budget = 0.1;
+  spec.max_suggestions = 25;
+  spec.observational_rows = 60;
+  spec.recommend_every = 100.0;  // once, after the last iteration
+  spec.recommend_points = 40;
+  const auto run = rb::run_benchmark(spec);
+  ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+  ASSERT_FALSE(run.iterations.empty());
+  rescue_problem* p = nullptr;
+  rescue_optimizer* o = nullptr;
+  ASSERT_EQ(rescue_problem_builtin("branin-currin", &p), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_seed(p, 5), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_strategy(p, "random"), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_param(p, "recommend.population", 40), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_param(p, "recommend.points", 40), RESCUE_OK);
+  ASSERT_EQ(rescue_create(p, &o), RESCUE_OK);
+  for (const auto& it : run.iterations) {
+    double y[2];
+    ASSERT_EQ(rescue_problem_evaluate(p, it.x.data(), 2, it.fidelity, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
+    ASSERT_EQ(rescue_observe_at(o, it.x.data(), 2, it.fidelity, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
+  }
+  int count = 0;
+  ASSERT_EQ(rescue_pareto(o, nullptr, nullptr, 0, &count), RESCUE_OK);
+  std::vector<double> px(static_cast<std::size_t>(count) * 2), py(px.size());
+  ASSERT_EQ(rescue_pareto(o, px.data(), py.data(), count, &count), RESCUE_OK);
+  const auto problem = rescue::problems::make_problem("branin-currin");
+  EXPECT_EQ(run.iterations.back().inferred_hv, rb::inferred_hypervolume(*problem, px));
+  EXPECT_GT(run.iterations.back().own_inferred_hv, 0.0);
+  rescue_destroy(o);
+  rescue_problem_free(p);
+}
+
+TEST(RunRecommender, PlanUsesTheSharedRecommenderForRescueOnly) {
+  rb::ExperimentConfig c;
+  c.problems = {"branin-currin"};
+  c.strategies = {"hvkg", "rescue", "r-w0", "random"};
+  c.variants = {rb::parse_variant("r-w0=rescue:rescue.weight=0")};
+  c.seeds = 1;
+  for (const auto& r : rb::plan_runs(c))
+    EXPECT_EQ(r.shared_recommender, r.strategy == "rescue" || r.strategy == "r-w0") << r.strategy;
 }
 
 TEST(RunCsv, IncompleteRunHasNoMarker) {
