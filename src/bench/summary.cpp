@@ -34,11 +34,11 @@ std::string pvalue(double p) {
   return buf;
 }
 
-double run_aur(const RunResult& r) {
+double run_aur(const RunResult& r, bool own = false) {
   std::vector<double> cost, regret;
   for (const auto& it : r.iterations) {
     cost.push_back(it.cumulative_cost);
-    regret.push_back(it.log10_regret);
+    regret.push_back(own ? log10_regret(r.spec.hv_max, it.own_inferred_hv) : it.log10_regret);
   }
   if (cost.empty()) return std::log10(std::max(r.spec.hv_max, kRegretFloor));
   return area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget);
@@ -91,6 +91,7 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       st.seeds.push_back(r.spec.seed);
       st.aur.push_back(aur);
       aur_by_seed[strategy][r.spec.seed] = aur;
+      if (r.spec.shared_recommender) st.own_aur.push_back(run_aur(r, true));
       double best = std::log10(std::max(r.spec.hv_max, kRegretFloor));
       for (const auto& it : r.iterations) {
         best = std::min(best, it.log10_regret);
@@ -112,6 +113,10 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       st.final_regret_mean = mean(final_regret);
       st.final_regret_sd = sample_sd(final_regret);
       st.mean_queries = queries / nruns;
+      if (!st.own_aur.empty()) {
+        st.own_aur_mean = mean(st.own_aur);
+        st.own_aur_sd = sample_sd(st.own_aur);
+      }
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     st.cheap_share = own > 0 ? cheap / own : nan;
@@ -166,6 +171,18 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
          << " | " << fixed(s.mean_queries, 1) << " | " << fixed(s.cheap_share, 3) << " | " << fixed(s.mean_fidelity, 3)
          << " | " << fixed(s.violation_rate, 3) << " / " << fixed(s.violation_rate_target, 3) << " | "
          << fixed(s.median_suggest_seconds, 4) << " | " << s.errors << " |\n";
+    }
+    bool any_own = false;
+    for (const auto& s : ps.strategies) any_own = any_own || !s.own_aur.empty();
+    if (any_own) {
+      md << "\nThe strategies below are measured, as every other, by the shared recommender (a plain "
+            "multi-fidelity GP fitted to the same observations); their own recommendation (`rescue_pareto`, "
+            "on the strategy's own model) scores:\n\n| strategy | runs | AUR mean, own recommendation | AUR sd |\n"
+            "|---|---|---|---|\n";
+      for (const auto& s : ps.strategies)
+        if (!s.own_aur.empty())
+          md << "| " << s.strategy << " | " << s.own_aur.size() << " | " << fixed(s.own_aur_mean, 3) << " | "
+             << fixed(s.own_aur_sd, 3) << " |\n";
     }
     if (!ps.pairs.empty()) {
       md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B |\n"

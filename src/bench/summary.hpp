@@ -26,6 +26,10 @@ struct StrategyStats {
   double mean_queries = 0.0;         ///< suggestions per run, initial design included
   double median_suggest_seconds = 0.0;  ///< over the strategy's own suggestions
   int errors = 0;                    ///< runs that stopped on a library error
+  /// Runs measured by the shared recommender while the strategy has its own
+  /// (the rescue strategy): the AUR of its own recommendation (rescue_pareto).
+  std::vector<double> own_aur;
+  double own_aur_mean = 0.0, own_aur_sd = 0.0;
 };
 
 struct PairwiseStats {

@@ -135,3 +135,24 @@ TEST(Plan, ProtocolDefaultsAndOrder) {
   EXPECT_EQ(q.seeds, 2);
   EXPECT_EQ(q.budget, 1.0);
 }
+
+// A run measured by the shared recommender also reports the AUR of its own
+// recommendation: a constant own regret of 1e-3 (hv_max 1) gives AUR -3.
+TEST(Summary, OwnRecommendationOfSharedRecommenderRuns) {
+  std::vector<rb::RunResult> runs;
+  for (std::uint64_t s = 1; s <= 2; ++s) {
+    rb::RunResult r = flat_run("rescue", s, -2.0);
+    r.spec.shared_recommender = true;
+    for (auto& it : r.iterations) it.own_inferred_hv = 1.0 - 1e-3;
+    runs.push_back(r);
+    runs.push_back(flat_run("hvkg", s, -2.0));
+  }
+  const auto ps = rb::summarize_problem("toy", runs, {"rescue", "hvkg"});
+  ASSERT_EQ(ps.strategies.size(), 2u);
+  ASSERT_EQ(ps.strategies[0].own_aur.size(), 2u);
+  EXPECT_NEAR(ps.strategies[0].own_aur_mean, -3.0, 1e-9);
+  EXPECT_NEAR(ps.strategies[0].aur_mean, -2.0, 1e-9);
+  EXPECT_TRUE(ps.strategies[1].own_aur.empty());
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  EXPECT_NE(md.find("| rescue | 2 | -3.000 |"), std::string::npos) << md;
+}
