@@ -11,6 +11,7 @@
 #include "bench/regret_curve.hpp"
 #include "problems/benchmark_problem.hpp"
 #include "problems/max_hypervolume.hpp"
+#include "bench/capi_handles.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -18,19 +19,6 @@
 namespace rescue::bench {
 
 namespace {
-
-struct ProblemHandle {
-  rescue_problem* p = nullptr;
-  ~ProblemHandle() { rescue_problem_free(p); }
-};
-struct OptimizerHandle {
-  rescue_optimizer* o = nullptr;
-  ~OptimizerHandle() { rescue_destroy(o); }
-};
-
-void check(rescue_status st, const char* what, const char* msg) {
-  if (st != RESCUE_OK) throw Error(static_cast<Status>(st), std::string(what) + ": " + msg);
-}
 
 std::string fixed(double v, int digits) {
   char buf[40];

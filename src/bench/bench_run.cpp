@@ -8,6 +8,7 @@
 #include "bench/regret_curve.hpp"
 #include "bench/variant.hpp"
 #include "moo/hypervolume.hpp"
+#include "bench/capi_handles.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -20,20 +21,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-struct ProblemHandle {
-  rescue_problem* p = nullptr;
-  ~ProblemHandle() { rescue_problem_free(p); }
-};
-struct OptimizerHandle {
-  rescue_optimizer* o = nullptr;
-  ~OptimizerHandle() { rescue_destroy(o); }
-};
-
-// Throws with the library's message when a C call fails.
-void check(rescue_status st, const char* what, const char* msg) {
-  if (st != RESCUE_OK) throw Error(static_cast<Status>(st), std::string(what) + ": " + msg);
 }
 
 bool feasible(const ProblemSpec& spec, const std::vector<double>& g) {

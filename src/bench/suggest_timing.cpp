@@ -11,6 +11,7 @@
 #include "bench/summary.hpp"
 #include "core/sampling.hpp"
 #include "problems/benchmark_problem.hpp"
+#include "bench/capi_handles.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -18,10 +19,6 @@
 namespace rescue::bench {
 
 namespace {
-
-void check(rescue_status st, const char* what, const char* msg) {
-  if (st != RESCUE_OK) throw Error(static_cast<Status>(st), std::string(what) + ": " + msg);
-}
 
 double thread_cpu_seconds() {
   timespec ts{};
