@@ -15,7 +15,7 @@ using Point3 = std::array<double, 3>;
 using Point4 = std::array<double, 4>;
 using Step = std::pair<double, double>;  // (x, y) of a two-dimensional staircase
 
-bool lex_less(const Point3& a, const Point3& b) {
+inline bool lex_less(const Point3& a, const Point3& b) {
   return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
 }
 
@@ -41,7 +41,7 @@ double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& bu
       t[j] = v;
     }
   } else {
-    std::sort(t, t + k, lex_less);
+    std::sort(t, t + k, [](const Point3& a, const Point3& b) { return lex_less(a, b); });
   }
   if (buf.size() < k + 1) buf.resize(k + 1);
   Step* stair = buf.data();
@@ -107,32 +107,45 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
                      Scratch& w, ZStaircase& set, std::size_t& from,
                      std::vector<std::size_t>& dominated) {
   dominated.clear();
-  double top[3] = {ref[0], ref[1], ref[2]};
   const double inf = std::numeric_limits<double>::infinity();
-  if (w.base.size() < active.size()) w.base.resize(active.size());
-  Point3* base = w.base.data();
-  std::size_t i = 0, k = 0;
+  const std::size_t n = active.size();
+  const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+  // The members at or below q's height, first for the slabs alone: they
+  // give the top of the box. (A single pass that also stored the clipped
+  // points kept the top in memory and stalled on reloading the points with
+  // wider loads than their stores; two passes over registers cost less.)
+  double t0 = ref[0], t1 = ref[1], t2 = ref[2];
+  std::size_t i = 0;
   from = 0;
-  for (; i < active.size(); ++i) {
+  for (; i < n; ++i) {
     const double* a = active[i].data();
-    if (a[3] > q[3]) break;
-    from += a[3] < q[3];
-    const Point3 c = {std::max(a[0], q[0]), std::max(a[1], q[1]), std::max(a[2], q[2])};
-    const int e0 = c[0] == q[0], e1 = c[1] == q[1], e2 = c[2] == q[2];
+    const double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    if (a3 > q3) break;
+    from += a3 < q3;
+    const bool e0 = a0 <= q0, e1 = a1 <= q1, e2 = a2 <= q2;  // clipped to q's value
     if (e0 & e1 & e2) return 0.0;  // a dominates q
-    top[0] = std::min(top[0], (e1 & e2) ? c[0] : inf);
-    top[1] = std::min(top[1], (e0 & e2) ? c[1] : inf);
-    top[2] = std::min(top[2], (e0 & e1) ? c[2] : inf);
-    base[k] = c;
-    k += e0 + e1 + e2 <= 1;
+    t0 = std::min(t0, (e1 & e2) ? a0 : inf);
+    t1 = std::min(t1, (e0 & e2) ? a1 : inf);
+    t2 = std::min(t2, (e0 & e1) ? a2 : inf);
     // A member at q's height that q dominates (q itself is then kept).
-    if (a[3] == q[3] && c[0] == a[0] && c[1] == a[1] && c[2] == a[2]) dominated.push_back(i);
+    if (a3 == q3 && (a0 >= q0) & (a1 >= q1) & (a2 >= q2)) dominated.push_back(i);
   }
+  // Then clipped to the box, keeping those strictly inside its top. A slab
+  // is equal to q in two coordinates and at least the top in the third (the
+  // top is the least such), so the slabs drop out with the members they
+  // cover.
+  if (w.base.size() < i) w.base.resize(i);
+  Point3* base = w.base.data();
   std::size_t m = 0;
-  for (std::size_t j = 0; j < k; ++j) {
-    base[m] = base[j];
-    m += base[j][0] < top[0] && base[j][1] < top[1] && base[j][2] < top[2];
+  for (std::size_t j = 0; j < i; ++j) {
+    const double* a = active[j].data();
+    const double c0 = std::max(a[0], q0), c1 = std::max(a[1], q1), c2 = std::max(a[2], q2);
+    base[m][0] = c0;
+    base[m][1] = c1;
+    base[m][2] = c2;
+    m += (c0 < t0) & (c1 < t1) & (c2 < t2);
   }
+  double top[3] = {t0, t1, t2};
   w.set.clear();
   double uncovered = box3(q, top) - union3(base, m, top, w.stair, w.set);
   if (i == active.size()) return std::max(0.0, uncovered * (ref[3] - q[3]));
