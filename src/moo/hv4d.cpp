@@ -114,6 +114,25 @@ bool relink(const Node* u, Node* p) {
   return true;
 }
 
+// relink for a u that becomes a face of the box: the nodes that would take
+// u as a neighbour take that face (`face`, the wall at u's coordinate).
+bool relink_face(const Node* u, Node* p, Node* face) {
+  const double ux = u->x[0], uy = u->x[1];
+  const double* px = p->x;
+  if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return false;
+  if (ux <= px[0]) {
+    if (uy <= px[1]) {
+      p->prev->next = p->next;
+      p->next->prev = p->prev;
+    } else if (ux < px[0] && better(u->x, p->close[1]->x, 1)) {
+      p->close[1] = face;
+    }
+  } else if (uy < px[1] && better(u->x, p->close[0]->x, 0)) {
+    p->close[0] = face;
+  }
+  return true;
+}
+
 }  // namespace
 
 void ZStaircase::reset(const double* ref, std::size_t capacity) {
@@ -227,6 +246,30 @@ double ZStaircase::add(Node* u) {
   volume += area * (p->x[2] - below);
   for (; p != end_ && relink(u, p); p = p->next) {
   }
+  return volume;
+}
+
+double ZStaircase::add_face(Node* u, int axis) {
+  Node* face = axis == 0 ? right_ : axis == 1 ? left_ : end_;
+  double area = open_region(u);
+  double volume = 0.0, below = u->x[2];
+  u->prev->next = u;
+  u->next->prev = u;
+  Node* p = u->next;
+  for (; p != end_; p = p->next) {
+    if (p->x[0] <= u->x[0] && p->x[1] <= u->x[1]) break;
+    volume += area * (p->x[2] - below);
+    below = p->x[2];
+    shrink_region(u, p, area);
+    relink_face(u, p, face);
+  }
+  volume += area * (p->x[2] - below);
+  for (; p != end_ && relink_face(u, p, face); p = p->next) {
+  }
+  // u leaves the list; the wall moves to it.
+  u->prev->next = u->next;
+  u->next->prev = u->prev;
+  face->x[axis] = u->x[axis];
   return volume;
 }
 

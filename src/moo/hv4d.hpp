@@ -53,6 +53,12 @@ class ZStaircase {
   /// contribution then insert, in one pass: the volume u adds.
   double add(Node* u);
 
+  /// add for a u (just located) that covers the whole box beyond its
+  /// coordinate `axis` (it is no greater than every member in the two other
+  /// coordinates): instead of joining the set, u becomes that face of the
+  /// box, so the passes after it do not walk it. The volume u adds.
+  double add_face(Node* u, int axis);
+
  private:
   std::vector<Node> pool_;
   std::size_t used_ = 0;

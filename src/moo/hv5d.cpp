@@ -163,11 +163,19 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
     if (e0 && e1 && e2) return volume;  // covers the rest
     ZStaircase::Node* n = set.make(c[0], c[1], c[2]);
     if (set.locate(n)) {
-      uncovered -= set.add(n);
       // A slab lowers the top, so the members inside it are skipped at once.
-      if (e1 && e2) top[0] = c[0];
-      else if (e0 && e2) top[1] = c[1];
-      else if (e0 && e1) top[2] = c[2];
+      if (e1 && e2) {
+        uncovered -= set.add_face(n, 0);
+        top[0] = c[0];
+      } else if (e0 && e2) {
+        uncovered -= set.add_face(n, 1);
+        top[1] = c[1];
+      } else if (e0 && e1) {
+        uncovered -= set.add_face(n, 2);
+        top[2] = c[2];
+      } else {
+        uncovered -= set.add(n);
+      }
     }
   }
   return std::max(0.0, volume + uncovered * (ref[3] - below));

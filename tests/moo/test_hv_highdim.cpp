@@ -165,6 +165,52 @@ TEST(HypervolumeHighDim, FiveObjectiveKernelPaths) {
   }
 }
 
+// Members above a point's fourth objective that equal it in two of the first
+// three objectives (slabs) become a face of its box in the m = 5 kernel
+// rather than members of its clipped set. Coarse first three objectives make
+// such members common in every axis, along with the ties around them: clipped
+// members sharing the slab's coordinates, members equal to the point in one
+// coordinate that cover the slab in the other two, several slabs on one axis
+// in turn, and equal fourth objectives. Copies with the fourth and fifth
+// objectives swapped, and with every objective reversed, reach such cases in
+// other orders.
+TEST(HypervolumeHighDim, FiveObjectiveSlabsAboveAPoint) {
+  Rng rng(15);
+  const std::size_t m = 5;
+  const std::vector<double> ref(m, 1.1);
+  for (int trial = 0; trial < 12; ++trial) {
+    const std::size_t n = 40 + 5 * static_cast<std::size_t>(trial % 4);
+    const int levels = 2 + trial % 3;
+    std::vector<double> p(n * m);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) {
+        // Mostly a few levels, some continuous values among them.
+        p[i * m + j] = rng.below(5) == 0 ? rng.uniform()
+                                         : 0.2 + 0.6 * static_cast<double>(rng.below(levels)) /
+                                                     static_cast<double>(levels - 1);
+      }
+      // Fourth and fifth objectives opposed, so members below one come above
+      // the other; every sixth point repeats the fourth of an earlier one.
+      const double t = rng.uniform();
+      p[i * m + 3] = (i % 6 == 5) ? p[(i / 2) * m + 3] : t;
+      p[i * m + 4] = 1.0 - t + 0.05 * rng.uniform();
+    }
+    const double expected = hv_slicing(p, m, ref);
+    EXPECT_NEAR(hypervolume(p, m, ref), expected, rel_tol(expected)) << "trial=" << trial;
+    if (trial % 3 == 0) {
+      std::vector<double> swapped = p;
+      for (std::size_t i = 0; i < n; ++i) std::swap(swapped[i * m + 3], swapped[i * m + 4]);
+      EXPECT_NEAR(hypervolume(swapped, m, ref), hv_slicing(swapped, m, ref), rel_tol(expected))
+          << "trial=" << trial << " swapped";
+      std::vector<double> flipped = p;  // the levels in reverse order
+      const std::vector<double> ref2(m, 1.0);
+      for (double& v : flipped) v = 1.0 - v / 1.1;
+      const double e2 = hv_slicing(flipped, m, ref2);
+      EXPECT_NEAR(hypervolume(flipped, m, ref2), e2, rel_tol(e2)) << "trial=" << trial << " flipped";
+    }
+  }
+}
+
 // The 2-D front {(i, k-1-i)} with reference (k, k) has hypervolume
 // k(k+1)/2, and the front of all pairs of points of fronts A and B (the
 // Cartesian product) dominates exactly the product of their regions, so its
