@@ -156,25 +156,15 @@ ZStaircase::Node* ZStaircase::make(double x, double y, double z) {
   return u;
 }
 
-bool ZStaircase::append(Node* u) {
-  const double ux = u->x[0], uy = u->x[1];
-  Node* q = left_;  // the last step left of u: u's upper neighbour
-  while (q->cur[0]->x[0] < ux) q = q->cur[0];
-  if (q->x[1] <= uy) return false;
-  Node* r = q->cur[0];
-  if (r->x[0] == ux && r->x[1] <= uy) return false;
-  // Steps u covers in (x, y) stay in the set: they are lower in z, or equal
-  // in z and then before u only if they dominate it.
-  while (r->x[1] >= uy) r = r->cur[0];
-  u->close[0] = u->cur[0] = r;
-  u->close[1] = u->cur[1] = q;
-  q->cur[0] = u;
-  r->cur[1] = u;
+ZStaircase::Node* ZStaircase::append(const double* c, Node* upper, Node* right) {
+  Node* u = make(c[0], c[1], c[2]);
+  u->close[0] = right ? right : right_;
+  u->close[1] = upper ? upper : left_;
   u->prev = end_->prev;
   u->next = end_;
   end_->prev->next = u;
   end_->prev = u;
-  return true;
+  return u;
 }
 
 bool ZStaircase::locate(Node* u) {

@@ -34,10 +34,10 @@ class ZStaircase {
   /// A new unlinked node at (x, y, z).
   Node* make(double x, double y, double z);
 
-  /// Adds u, which no member follows in (z, y, x) order, unless a member
-  /// weakly dominates it (then false). Valid only in a run of appends since
-  /// reset, which keeps the top staircase linked: O(steps left of u).
-  bool append(Node* u);
+  /// Appends a new node at c, which no member follows in (z, y, x) order
+  /// and none weakly dominates, with its staircase neighbours among the
+  /// members, known to the caller (nullptr: none, the wall).
+  Node* append(const double* c, Node* upper, Node* right);
 
   /// Rebuilds the staircase of the nodes before u and finds u's place and
   /// neighbours. False if a member weakly dominates u (u adds nothing).

@@ -13,7 +13,12 @@ namespace {
 
 using Point3 = std::array<double, 3>;
 using Point4 = std::array<double, 4>;
-using Step = std::pair<double, double>;  // (x, y) of a two-dimensional staircase
+// A step of a two-dimensional staircase, and its node in the ZStaircase
+// being built (if one is).
+struct Step {
+  double x, y;
+  ZStaircase::Node* node;
+};
 
 inline bool lex_less(const Point3& a, const Point3& b) {
   return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
@@ -24,13 +29,14 @@ inline bool lex_less(const Point3& a, const Point3& b) {
 // points seen so far (an array, x increasing and y decreasing), whose area
 // grows by what each point adds. A point is weakly dominated exactly when the
 // staircase already covers it (its dominators come first in that order); the
-// others are written to `kept`. O(k log k) sort, O(k) per point on the
+// others, if `set` is given, are appended to it in that order, with their
+// neighbours on the staircase. O(k log k) sort, O(k) per point on the
 // staircase: O(k^2) worst, and k is small where this is used.
 double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& buf,
-              std::vector<Point3>& kept) {
+              ZStaircase* set) {
   if (k == 0) return 0.0;
   if (k == 1) {
-    kept.push_back(t[0]);
+    if (set) set->append(t[0].data(), nullptr, nullptr);
     return (top[0] - t[0][0]) * (top[1] - t[0][1]) * (top[2] - t[0][2]);
   }
   if (k <= 24) {
@@ -50,21 +56,25 @@ double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& bu
   for (std::size_t r = 0; r < k; ++r) {
     const double x = t[r][0], y = t[r][1];
     std::size_t i = 0;
-    while (i < size && stair[i].first <= x) ++i;
-    if (i > 0 && stair[i - 1].second <= y) continue;  // covered
+    while (i < size && stair[i].x <= x) ++i;
+    if (i > 0 && stair[i - 1].y <= y) continue;  // covered
     volume += area * (t[r][2] - below);
     below = t[r][2];
     std::size_t lo = i;
-    if (lo > 0 && stair[lo - 1].first == x) --lo;  // a step the point covers
-    double height = lo == 0 ? top[1] : stair[lo - 1].second;
+    if (lo > 0 && stair[lo - 1].x == x) --lo;  // a step the point covers
+    double height = lo == 0 ? top[1] : stair[lo - 1].y;
     double left = x, added = 0.0;
     std::size_t hi = lo;
-    for (; hi < size && stair[hi].second >= y; ++hi) {
-      added += (stair[hi].first - left) * (height - y);
-      left = stair[hi].first;
-      height = stair[hi].second;
+    for (; hi < size && stair[hi].y >= y; ++hi) {
+      added += (stair[hi].x - left) * (height - y);
+      left = stair[hi].x;
+      height = stair[hi].y;
     }
-    added += ((hi < size ? stair[hi].first : top[0]) - left) * (height - y);
+    added += ((hi < size ? stair[hi].x : top[0]) - left) * (height - y);
+    ZStaircase::Node* node = nullptr;
+    if (set)
+      node = set->append(t[r].data(), lo == 0 ? nullptr : stair[lo - 1].node,
+                         hi < size ? stair[hi].node : nullptr);
     area += added;
     // Steps [lo, hi) give way to (x, y).
     if (hi == lo) {
@@ -75,8 +85,7 @@ double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& bu
       for (std::size_t j = hi; j < size; ++j) stair[j - gone] = stair[j];
       size -= gone;
     }
-    stair[lo] = {x, y};
-    kept.push_back(t[r]);
+    stair[lo] = {x, y, node};
   }
   return volume + area * (top[2] - below);
 }
@@ -88,7 +97,6 @@ double box3(const double* lo, const double* top) {
 // Scratch reused across the contributions of one sweep.
 struct Scratch {
   std::vector<Point3> base;  // clipped points awaiting union3
-  std::vector<Point3> set;   // what union3 keeps: non-dominated, in (z, y, x) order
   std::vector<Step> stair;
 };
 
@@ -96,8 +104,8 @@ struct Scratch {
 // fourth objective). The members at or below q's fourth objective, clipped to
 // q's box in (x, y, z), give the part of that box still uncovered at q's
 // height: those equal to q in two coordinates cover a slab and lower the top
-// of the box, the others are measured by union3, which also leaves the
-// non-dominated ones in (z, y, x) order for a ZStaircase built by appends. The
+// of the box, the others are measured by union3, which also appends the
+// non-dominated ones, in (z, y, x) order, to the ZStaircase for the rest. The
 // members above come in one by one in ascending fourth objective, each
 // shrinking the uncovered part by its 3-D contribution (one ZStaircase pass),
 // until one covers q's (x, y, z). O(b^2) for the b clipped members below (a
@@ -146,11 +154,12 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
     m += (c0 < t0) & (c1 < t1) & (c2 < t2);
   }
   double top[3] = {t0, t1, t2};
-  w.set.clear();
-  double uncovered = box3(q, top) - union3(base, m, top, w.stair, w.set);
-  if (i == active.size()) return std::max(0.0, uncovered * (ref[3] - q[3]));
-  set.reset(top, w.set.size() + (active.size() - i));
-  for (const Point3& c : w.set) set.append(set.make(c[0], c[1], c[2]));
+  if (i == n) {  // nothing above: no ZStaircase needed
+    const double uncovered = box3(q, top) - union3(base, m, top, w.stair, nullptr);
+    return std::max(0.0, uncovered * (ref[3] - q3));
+  }
+  set.reset(top, m + (n - i));
+  double uncovered = box3(q, top) - union3(base, m, top, w.stair, &set);
   double volume = 0.0, below = q[3];
   for (; i < active.size(); ++i) {
     const double* a = active[i].data();
