@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -24,30 +25,35 @@ inline bool lex_less(const Point3& a, const Point3& b) {
   return a[2] < b[2] || (a[2] == b[2] && (a[1] < b[1] || (a[1] == b[1] && a[0] < b[0])));
 }
 
-// Volume of the union of the boxes [t_i, top), every t_i strictly below top:
-// sort in (z, y, x) order, then sweep up in z over the (x, y) staircase of the
+// Sorts t[0, k) by `less`: insertion for the few points usual here.
+template <class Less>
+void sort_small(Point3* t, std::size_t k, Less less) {
+  if (k > 24) {
+    std::sort(t, t + k, less);
+    return;
+  }
+  for (std::size_t i = 1; i < k; ++i) {
+    const Point3 v = t[i];
+    std::size_t j = i;
+    for (; j > 0 && less(v, t[j - 1]); --j) t[j] = t[j - 1];
+    t[j] = v;
+  }
+}
+
+// Volume of the union of the boxes [t_i, top), every t_i strictly below top,
+// given in (z, y, x) order: sweep up in z over the (x, y) staircase of the
 // points seen so far (an array, x increasing and y decreasing), whose area
 // grows by what each point adds. A point is weakly dominated exactly when the
 // staircase already covers it (its dominators come first in that order); the
 // others, if `set` is given, are appended to it in that order, with their
-// neighbours on the staircase. O(k log k) sort, O(k) per point on the
-// staircase: O(k^2) worst, and k is small where this is used.
+// neighbours on the staircase. O(k) per point on the staircase: O(k^2)
+// worst, and k is small where this is used.
 double union3(Point3* t, std::size_t k, const double* top, std::vector<Step>& buf,
               ZStaircase* set) {
   if (k == 0) return 0.0;
   if (k == 1) {
     if (set) set->append(t[0].data(), nullptr, nullptr);
     return (top[0] - t[0][0]) * (top[1] - t[0][1]) * (top[2] - t[0][2]);
-  }
-  if (k <= 24) {
-    for (std::size_t i = 1; i < k; ++i) {
-      const Point3 v = t[i];
-      std::size_t j = i;
-      for (; j > 0 && lex_less(v, t[j - 1]); --j) t[j] = t[j - 1];
-      t[j] = v;
-    }
-  } else {
-    std::sort(t, t + k, [](const Point3& a, const Point3& b) { return lex_less(a, b); });
   }
   if (buf.size() < k + 1) buf.resize(k + 1);
   Step* stair = buf.data();
@@ -97,6 +103,7 @@ double box3(const double* lo, const double* top) {
 // Scratch reused across the contributions of one sweep.
 struct Scratch {
   std::vector<Point3> base;  // clipped points awaiting union3
+  std::vector<Point3> upper;  // those above the bottom face, before they join them
   std::vector<Step> stair;
 };
 
@@ -141,18 +148,34 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
   // Then clipped to the box, keeping those strictly inside its top. A slab
   // is equal to q in two coordinates and at least the top in the third (the
   // top is the least such), so the slabs drop out with the members they
-  // cover.
-  if (w.base.size() < i) w.base.resize(i);
+  // cover. In (z, y, x) order for union3: those at or below q's z lie on the
+  // bottom face and come first, in (y, x) order, then the others; two short
+  // sorts cost fewer comparisons than one of both.
+  if (w.base.size() < i) {
+    w.base.resize(i);
+    w.upper.resize(i);
+  }
   Point3* base = w.base.data();
-  std::size_t m = 0;
+  Point3* upper = w.upper.data();
+  std::size_t b = 0, u = 0;
   for (std::size_t j = 0; j < i; ++j) {
     const double* a = active[j].data();
     const double c0 = std::max(a[0], q0), c1 = std::max(a[1], q1), c2 = std::max(a[2], q2);
-    base[m][0] = c0;
-    base[m][1] = c1;
-    base[m][2] = c2;
-    m += (c0 < t0) & (c1 < t1) & (c2 < t2);
+    base[b][0] = upper[u][0] = c0;
+    base[b][1] = upper[u][1] = c1;
+    base[b][2] = upper[u][2] = c2;
+    const bool inside = (c0 < t0) & (c1 < t1) & (c2 < t2);
+    const bool on_bottom = a[2] <= q2;
+    b += inside & on_bottom;
+    u += inside & !on_bottom;
   }
+  sort_small(base, b, [](const Point3& s, const Point3& t) {
+    return s[1] < t[1] || (s[1] == t[1] && s[0] < t[0]);
+  });
+  sort_small(upper, u, [](const Point3& s, const Point3& t) { return lex_less(s, t); });
+  std::copy(upper, upper + u, base + b);
+  const std::size_t m = b + u;
+  assert(std::is_sorted(base, base + m, lex_less));
   double top[3] = {t0, t1, t2};
   if (i == n) {  // nothing above: no ZStaircase needed
     const double uncovered = box3(q, top) - union3(base, m, top, w.stair, nullptr);
