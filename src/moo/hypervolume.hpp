@@ -26,8 +26,10 @@
 //          3-D sweep on an array staircase, O(b^2) for b of them), and seed
 //          the HV4D+ structure in (z, y, x) order; those above it come in by
 //          ascending fourth objective, each removing its 3-D contribution in
-//          one pass, until one covers the point's (x, y, z). O(n^2 s) for
-//          clipped sets of size s, O(n^3) worst case.
+//          one pass (one equal to the point in two coordinates then becomes
+//          a face of the box rather than a member), until one covers the
+//          point's (x, y, z). O(n^2 s) for clipped sets of size s, O(n^3)
+//          worst case.
 //   m >= 6: dimension sweep along the last objective adding each point's
 //          exclusive (m-1)-dimensional contribution: its box minus the
 //          hypervolume of the set limited to its box, reduced to its
