@@ -125,12 +125,20 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
   const double inf = std::numeric_limits<double>::infinity();
   const std::size_t n = active.size();
   const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-  // The members at or below q's height, first for the slabs alone: they
-  // give the top of the box. (A single pass that also stored the clipped
-  // points kept the top in memory and stalled on reloading the points with
-  // wider loads than their stores; two passes over registers cost less.)
+  // The members at or below q's height, clipped to q's box, in one pass: the
+  // slabs give the top of the box, the others (equal to q in at most one
+  // coordinate) are stored in two runs, those on its bottom face (z equal
+  // to q's) and those above it. (Stored and reloaded coordinate by
+  // coordinate: copies of whole points reloaded them with wider loads than
+  // their stores, which stalls.)
+  if (w.base.size() < n) {
+    w.base.resize(n);
+    w.upper.resize(n);
+  }
+  Point3* base = w.base.data();
+  Point3* upper = w.upper.data();
   double t0 = ref[0], t1 = ref[1], t2 = ref[2];
-  std::size_t i = 0;
+  std::size_t i = 0, b = 0, u = 0;
   from = 0;
   for (; i < n; ++i) {
     const double* a = active[i].data();
@@ -142,33 +150,38 @@ double contribution4(const std::vector<Point4>& active, const double* q, const d
     t0 = std::min(t0, (e1 & e2) ? a0 : inf);
     t1 = std::min(t1, (e0 & e2) ? a1 : inf);
     t2 = std::min(t2, (e0 & e1) ? a2 : inf);
-    // A member at q's height that q dominates (q itself is then kept).
-    if (a3 == q3 && (a0 >= q0) & (a1 >= q1) & (a2 >= q2)) dominated.push_back(i);
-  }
-  // Then clipped to the box, keeping those strictly inside its top. A slab
-  // is equal to q in two coordinates and at least the top in the third (the
-  // top is the least such), so the slabs drop out with the members they
-  // cover. In (z, y, x) order for union3: those at or below q's z lie on the
-  // bottom face and come first, in (y, x) order, then the others; two short
-  // sorts cost fewer comparisons than one of both.
-  if (w.base.size() < i) {
-    w.base.resize(i);
-    w.upper.resize(i);
-  }
-  Point3* base = w.base.data();
-  Point3* upper = w.upper.data();
-  std::size_t b = 0, u = 0;
-  for (std::size_t j = 0; j < i; ++j) {
-    const double* a = active[j].data();
-    const double c0 = std::max(a[0], q0), c1 = std::max(a[1], q1), c2 = std::max(a[2], q2);
+    const double c0 = std::max(a0, q0), c1 = std::max(a1, q1), c2 = std::max(a2, q2);
     base[b][0] = upper[u][0] = c0;
     base[b][1] = upper[u][1] = c1;
     base[b][2] = upper[u][2] = c2;
-    const bool inside = (c0 < t0) & (c1 < t1) & (c2 < t2);
-    const bool on_bottom = a[2] <= q2;
-    b += inside & on_bottom;
-    u += inside & !on_bottom;
+    const bool general = int(e0) + int(e1) + int(e2) <= 1;
+    b += general & e2;
+    u += general & !e2;
+    // A member at q's height that q dominates (q itself is then kept).
+    if (a3 == q3 && (a0 >= q0) & (a1 >= q1) & (a2 >= q2)) dominated.push_back(i);
   }
+  // Then those strictly inside the top. A slab is equal to q in two
+  // coordinates and at least the top in the third (the top is the least
+  // such), so the members it covers drop out here. Sorted in (z, y, x) order
+  // for union3: those on the bottom face first, by (y, x), then the others;
+  // two short sorts cost fewer comparisons than one of both.
+  std::size_t kb = 0, ku = 0;
+  for (std::size_t j = 0; j < b; ++j) {
+    const double c0 = base[j][0], c1 = base[j][1];
+    base[kb][0] = c0;
+    base[kb][1] = c1;
+    base[kb][2] = q2;
+    kb += (c0 < t0) & (c1 < t1);
+  }
+  for (std::size_t j = 0; j < u; ++j) {
+    const double c0 = upper[j][0], c1 = upper[j][1], c2 = upper[j][2];
+    upper[ku][0] = c0;
+    upper[ku][1] = c1;
+    upper[ku][2] = c2;
+    ku += (c0 < t0) & (c1 < t1) & (c2 < t2);
+  }
+  b = kb;
+  u = ku;
   sort_small(base, b, [](const Point3& s, const Point3& t) {
     return s[1] < t[1] || (s[1] == t[1] && s[0] < t[0]);
   });
