@@ -2,6 +2,7 @@
 // on log marginal likelihood + weak log priors, warm-started from the last fit.
 #include <nlopt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -126,16 +127,55 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     // Any return code is acceptable: the best point seen is tracked in ctx.
     nlopt_optimize(opt, x.data(), &value);
   }
+  // With a causal prior (paper, MF-CGP) the evidence has two kinds of modes:
+  // the data explained through the prior (a_m near 1) and the prior switched
+  // off (a_m = 0: a plain MF-GP). A local search stays in the mode it starts
+  // in, so the fit also searches the other one and the evidence chooses: the
+  // prior guides, and data that contradict it override it. Started from the
+  // prior's mode, the other hyperparameters sit where the prior explains the
+  // data and a free start at a_m = 0 climbs straight back; so the prior-off
+  // mode is first fitted with a_m and w pinned at 0 and the floor, then
+  // released. That costs two more local searches, so it is done when the
+  // answer may have changed: at the first fit, after the prior changed, and
+  // every prior_recheck_rows rows of new data (a function of the data, so a
+  // run restored from a checkpoint makes the same choices).
+  const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
+  int extra_starts = 0;
+  const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
+  const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
+  if ((ms >= 0 || hw >= 0) && recheck && ctx.best_theta.size() == n) {
+    Eigen::VectorXd x = ctx.best_theta;
+    const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
+    double value = 0.0;
+    if (prior_on) {
+      Eigen::VectorXd plo = lo, phi = hi;
+      if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
+      if (hw >= 0) phi[hw] = plo[hw];
+      x = x.cwiseMax(plo).cwiseMin(phi);
+      nlopt_set_lower_bounds(opt, plo.data());
+      nlopt_set_upper_bounds(opt, phi.data());
+      nlopt_optimize(opt, x.data(), &value);
+      nlopt_set_lower_bounds(opt, lo.data());
+      nlopt_set_upper_bounds(opt, hi.data());
+    } else {
+      if (ms >= 0) x.segment(ms, P_).setOnes();
+      if (hw >= 0) x[hw] = 0.0;
+    }
+    nlopt_optimize(opt, x.data(), &value);
+    extra_starts = 1;
+  }
   nlopt_destroy(opt);
   if (!std::isfinite(ctx.best) || ctx.best <= -1e299)
     fail(Status::Numerical, "gp: hyperparameter fit found no point with a finite likelihood");
   layout_.unpack(ctx.best_theta, hp_);
   fitted_ = true;
+  prior_changed_ = false;
+  fit_rows_ = X_.rows();
   refactor();
   FitReport rep;
   rep.objective = ctx.best;
   rep.evaluations = ctx.evaluations;
-  rep.starts = static_cast<int>(starts.size());
+  rep.starts = static_cast<int>(starts.size()) + extra_starts;
   return rep;
 }
 

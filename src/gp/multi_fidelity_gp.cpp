@@ -40,6 +40,7 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
   MultiFidelityGp next = *this;
   next.mean_hook_ = std::move(mean);
   next.kernel_hook_ = std::move(kernel);
+  next.prior_changed_ = true;
   next.layout_ = ParameterLayout(
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),

@@ -61,6 +61,10 @@ struct GpOptions {
   int cold_starts = 4;             // L-BFGS starts of the first fit
   int warm_starts = 1;             // starts of later fits (the first is the previous optimum)
   int max_evaluations = 150;       // per start
+  /// With a learned mean scale or hook weight, the fit also searches the other
+  /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
+  /// hooks change, and whenever the data have grown past a multiple of this.
+  int prior_recheck_rows = 5;
 };
 
 struct FitReport {
@@ -114,6 +118,8 @@ class MultiFidelityGp {
   void restore_fit(const Hyperparameters& h) {
     set_hyperparameters(h);
     fitted_ = true;
+    prior_changed_ = false;
+    fit_rows_ = X_.rows();
   }
   /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
   Hyperparameters default_hyperparameters() const;
@@ -188,6 +194,8 @@ class MultiFidelityGp {
   KernelHook kernel_hook_;
   Hyperparameters hp_;
   bool fitted_ = false;
+  bool prior_changed_ = true;   // hooks installed since the last fit
+  Eigen::Index fit_rows_ = 0;   // rows of data at the last fit
   std::uint64_t version_ = 0;
 
   Eigen::MatrixXd X_, Y_;      // data as given

@@ -129,5 +129,125 @@ TEST(GpLearning, WarmStartRefitIsCheapAndNoWorse) {
   EXPECT_GT(cold.objective, fresh.objective(t0, nullptr, true));
 }
 
+// Multi-fidelity Branin-Currin evaluated at the rows (x1, x2, s) of X.
+Eigen::MatrixXd branin_currin(const Eigen::MatrixXd& X) {
+  static const auto problem = problems::make_problem("branin-currin");
+  Eigen::MatrixXd Y(X.rows(), 2);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const double x[2] = {X(i, 0), X(i, 1)};
+    const auto r = problem->evaluate(x, X(i, 2));
+    Y(i, 0) = r.y[0];
+    Y(i, 1) = r.y[1];
+  }
+  return Y;
+}
+
+// A prior that explains the bulk of the variance but not the detail: the
+// least-squares quadratic in (x1, x2, s) of the data, with its residual sd as
+// the kernel hook; as a causal model with too few features would give.
+struct QuadraticPrior {
+  Eigen::MatrixXd coef;  // 10 x P
+  Eigen::RowVectorXd sd;
+  static Eigen::MatrixXd features(const Eigen::MatrixXd& Z) {
+    Eigen::MatrixXd F(Z.rows(), 10);
+    for (Eigen::Index i = 0; i < Z.rows(); ++i) {
+      const double a = Z(i, 0), b = Z(i, 1), s = Z(i, 2);
+      F.row(i) << 1, a, b, s, a * a, b * b, s * s, a * b, a * s, b * s;
+    }
+    return F;
+  }
+  QuadraticPrior(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
+    const Eigen::MatrixXd F = features(X);
+    coef = F.colPivHouseholderQr().solve(Y);
+    sd = ((F * coef - Y).colwise().squaredNorm() / double(X.rows())).cwiseSqrt();
+  }
+  MeanHook mean() const {
+    return [c = coef](const Eigen::MatrixXd& Z) -> Eigen::MatrixXd { return features(Z) * c; };
+  }
+  KernelHook sigma() const {
+    return [s = sd](const Eigen::MatrixXd& Z) -> Eigen::MatrixXd { return s.replicate(Z.rows(), 1); };
+  }
+};
+
+GpOptions learned_prior_options() {
+  GpOptions o;
+  o.learn_mean_scale = true;
+  o.learn_hook_weight = true;
+  return o;
+}
+
+// The paper's warning (MF-CGP: the prior must guide, not dominate), in the
+// situation where it bit: a prior installed into a model already fitted
+// without it, so the refit starts from the prior's own mode. The refit must
+// find the mode without the prior when the data say so, and predict at the
+// target fidelity no worse than the same model without a prior.
+TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
+  double plain_sum = 0.0, hooked_sum = 0.0;  // RMSE relative to the outputs' spread
+  const int seeds = 3;
+  for (int seed = 0; seed < seeds; ++seed) {
+    Rng rng(900 + seed);
+    Eigen::MatrixXd X = testing::uniform_matrix(70, 3, rng);
+    X.col(2) = X.col(2).array().square();  // mostly cheap fidelities, as a run has
+    const Eigen::MatrixXd Y = branin_currin(X);
+    Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
+    Xtest.col(2).setOnes();
+    const Eigen::MatrixXd Ytest = branin_currin(Xtest);
+
+    MultiFidelityGp plain(3, 2);
+    plain.set_data(X, Y);
+    Rng r1(seed);
+    plain.fit(r1);
+
+    MultiFidelityGp hooked(3, 2, learned_prior_options());
+    hooked.set_data(X, Y);
+    Rng r2(seed);
+    hooked.fit(r2);  // fitted without a prior, as before a causal model exists
+    const QuadraticPrior prior(X, Y);
+    hooked.set_mean_hook(prior.mean());
+    hooked.set_kernel_hook(prior.sigma());
+    hooked.fit(r2);
+
+    const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
+    for (int c = 0; c < 2; ++c) {
+      const double spread = std::sqrt((Ytest.col(c).array() - Ytest.col(c).mean()).square().mean());
+      plain_sum += rmse(mp, Ytest, c) / spread;
+      hooked_sum += rmse(mh, Ytest, c) / spread;
+    }
+    std::cout << "seed " << seed << ": RMSE at s = 1 of f1, f2 without a prior " << rmse(mp, Ytest, 0) << ", "
+              << rmse(mp, Ytest, 1) << "; with the quadratic prior " << rmse(mh, Ytest, 0) << ", " << rmse(mh, Ytest, 1)
+              << " (mean scales " << hooked.hyperparameters().mean_scale.transpose() << ")\n";
+  }
+  EXPECT_LT(hooked_sum, 1.15 * plain_sum);
+}
+
+// And the converse: a prior that is right is used, and it helps.
+TEST(GpLearning, ARightPriorIsUsed) {
+  Rng rng(950);
+  Eigen::MatrixXd X = testing::uniform_matrix(30, 3, rng);
+  X.col(2) = X.col(2).array().square();
+  const Eigen::MatrixXd Y = branin_currin(X);
+  Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
+  Xtest.col(2).setOnes();
+  const Eigen::MatrixXd Ytest = branin_currin(Xtest);
+
+  MultiFidelityGp plain(3, 2);
+  plain.set_data(X, Y);
+  Rng r1(1);
+  plain.fit(r1);
+  MultiFidelityGp hooked(3, 2, learned_prior_options());
+  hooked.set_data(X, Y);
+  Rng r2(1);
+  hooked.fit(r2);
+  hooked.set_mean_hook([](const Eigen::MatrixXd& Z) { return branin_currin(Z); });
+  hooked.set_kernel_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Constant(Z.rows(), 2, 0.01); });
+  hooked.fit(r2);
+  const Eigen::VectorXd a = hooked.hyperparameters().mean_scale;
+  EXPECT_NEAR(a[0], 1.0, 0.1);
+  EXPECT_NEAR(a[1], 1.0, 0.1);
+  const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
+  EXPECT_LT(rmse(mh, Ytest, 0), 0.1 * rmse(mp, Ytest, 0));
+  EXPECT_LT(rmse(mh, Ytest, 1), 0.1 * rmse(mp, Ytest, 1));
+}
+
 }  // namespace
 }  // namespace rescue::gp
