@@ -41,9 +41,12 @@ Timed timed_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* tic
 
 // The cold suggestion is the first one of a new optimizer holding n - 1
 // evaluations (its models are built from scratch); its evaluation is then
-// reported and the warm suggestion, with n evaluations in, is timed: that is
-// the steady state of a run, where each suggestion starts from the previous
-// fit and the causal model is only relearned periodically.
+// reported and the next kWarm suggestions, with n to n + kWarm - 1
+// evaluations in, are timed and averaged: that is the steady state of a run,
+// where each suggestion starts from the previous fit and some work is done
+// only every few observations (the causal model's relearning, the search of
+// the other prior mode), so one suggestion alone would be unrepresentative.
+constexpr int kWarm = 5;
 void time_one(const std::string& name, const std::string& strategy, int n, std::uint64_t seed, int rows,
               SuggestTiming* out) {
   const auto problem = problems::make_problem(name);
@@ -86,7 +89,16 @@ void time_one(const std::string& name, const std::string& strategy, int n, std::
     const auto e = problem->evaluate_noisy(x.data(), s, rng);
     check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
           "rescue_observe", rescue_errmsg(opt));
-    const Timed warm = timed_suggest(opt, x.data(), d, &s, &ticket);
+    Timed warm;
+    for (int w = 0; w < kWarm; ++w) {
+      const Timed t = timed_suggest(opt, x.data(), d, &s, &ticket);
+      warm.wall += t.wall / kWarm;
+      warm.cpu += t.cpu / kWarm;
+      if (w + 1 == kWarm) break;
+      const auto ew = problem->evaluate_noisy(x.data(), s, rng);
+      check(rescue_observe(opt, ticket, ew.y.data(), m, q ? ew.g.data() : nullptr, q, k ? ew.z.data() : nullptr, k),
+            "rescue_observe", rescue_errmsg(opt));
+    }
     rescue_cancel(opt, ticket);
     rescue_destroy(opt);
     out->seconds.push_back(cold.wall);
@@ -131,7 +143,7 @@ std::string suggest_timing_markdown(const std::vector<SuggestTiming>& timings, c
      << "`\n\nMedians over repeats (different seeds) of one `rescue_suggest` call, model fitting included, with n "
         "observations drawn like the cost-aware initial design plus the observational rows. *Cold*: the first "
         "suggestion of a new optimizer holding n - 1 observations (every model built from scratch). *Warm*: the "
-        "next one, after its evaluation is reported, with n observations in: the steady state of a run. Wall "
+        "mean of the next 5, with n to n + 4 observations in: the steady state of a run. Wall "
         "times depend on the machine's load; the warm CPU time (of the calling thread, where the library "
         "computes) does much less.\n\n"
      << "| problem | strategy | n | cold s | cold min s | cold max s | warm s | warm CPU s | repeats |\n"

@@ -45,8 +45,11 @@ TEST(ParetoOfObservations, NonDominatedFeasibleAtTheTargetOnly) {
   for (const auto& x : set.x) as.push_back(x[0]);
   std::sort(as.begin(), as.end());
   EXPECT_EQ(as, (std::vector<double>{0.1, 0.2, 0.6}));
-  for (std::size_t i = 0; i < set.x.size(); ++i)
-    if (set.x[i][0] == 0.2) EXPECT_EQ(set.y[i], (std::vector<double>{2.0, 6.0}));  // own sense
+  for (std::size_t i = 0; i < set.x.size(); ++i) {
+    if (set.x[i][0] == 0.2) {
+      EXPECT_EQ(set.y[i], (std::vector<double>{2.0, 6.0}));  // own sense
+    }
+  }
 }
 
 }  // namespace
