@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "bench/bench_run.hpp"
+#include "bench/capi_handles.hpp"
+#include "bench/parallel_for.hpp"
 #include "bench/regret_curve.hpp"
 #include "problems/benchmark_problem.hpp"
 #include "problems/max_hypervolume.hpp"
-#include "bench/capi_handles.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -142,22 +141,7 @@ std::vector<BatchRoundsRun> run_batch_rounds_all(const BatchRoundsConfig& cfg) {
   for (int i = 0; i < cfg.seeds; ++i)
     for (int q : cfg.qs) jobs.push_back({q, cfg.first_seed + static_cast<std::uint64_t>(i)});
   std::vector<BatchRoundsRun> runs(jobs.size());
-  std::mutex mu;
-  std::size_t next = 0;
-  auto worker = [&] {
-    for (;;) {
-      std::size_t i;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (next >= jobs.size()) return;
-        i = next++;
-      }
-      runs[i] = run_batch_rounds(cfg, jobs[i].q, jobs[i].seed, budget_rounds);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::max(1, cfg.jobs); ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+  parallel_for(jobs.size(), cfg.jobs, [&](std::size_t i) { runs[i] = run_batch_rounds(cfg, jobs[i].q, jobs[i].seed, budget_rounds); });
   return runs;
 }
 

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
-#include <thread>
 
 #include "bench/bench_run.hpp"
 #include "bench/plots.hpp"
+#include "bench/parallel_for.hpp"
 #include "bench/progress_bar.hpp"
 #include "bench/summary.hpp"
 #include "problems/max_hypervolume.hpp"
@@ -124,31 +124,23 @@ int run_experiment(const ExperimentConfig& config, std::ostream& log) {
   fs::create_directories(config.out_dir);
 
   ProgressBar bar(todo.size(), log, isatty(STDERR_FILENO) && &log == &std::cerr);
-  std::atomic<std::size_t> next{0};
   std::atomic<int> errors{0};
-  auto worker = [&] {
-    for (;;) {
-      const std::size_t k = next.fetch_add(1);
-      if (k >= todo.size()) return;
-      const RunSpec& spec = plan[todo[k]];
-      std::string note;
-      try {
-        const RunResult run = run_benchmark(spec, [&](double f) { bar.update(k, f); });
-        write_atomically(run_csv_path(config.out_dir, spec), run);
-        if (run.stop_reason.rfind("error", 0) == 0) ++errors;
-        note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + ": " +
-               std::to_string(run.iterations.size()) + " queries, " + run.stop_reason;
-      } catch (const std::exception& e) {
-        ++errors;
-        note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + " FAILED: " + e.what();
-      }
-      bar.finish(k, note);
+  // Each run catches its own failure: one failed run must not stop the others.
+  parallel_for(todo.size(), config.jobs, [&](std::size_t k) {
+    const RunSpec& spec = plan[todo[k]];
+    std::string note;
+    try {
+      const RunResult run = run_benchmark(spec, [&](double f) { bar.update(k, f); });
+      write_atomically(run_csv_path(config.out_dir, spec), run);
+      if (run.stop_reason.rfind("error", 0) == 0) ++errors;
+      note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + ": " +
+             std::to_string(run.iterations.size()) + " queries, " + run.stop_reason;
+    } catch (const std::exception& e) {
+      ++errors;
+      note = spec.problem + " " + spec.strategy + " seed " + std::to_string(spec.seed) + " FAILED: " + e.what();
     }
-  };
-  std::vector<std::thread> threads;
-  const int jobs = std::max(1, std::min<int>(config.jobs, static_cast<int>(std::max<std::size_t>(todo.size(), 1))));
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+    bar.finish(k, note);
+  });
   summarize_experiment(config, log);
   return errors.load();
 }

@@ -9,13 +9,13 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "bench/batch_rounds.hpp"
 #include "bench/experiment.hpp"
 #include "bench/max_hv_search.hpp"
+#include "bench/parallel_for.hpp"
 #include "bench/suggest_timing.hpp"
 #include "problems/benchmark_problem.hpp"
 #include "problems/max_hypervolume.hpp"
@@ -85,42 +85,30 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
   std::mutex io;
   std::vector<int> failed(names.size(), 0);
   std::vector<std::string> rows(names.size());
-  std::size_t next = 0;
-  auto worker = [&] {
-    for (;;) {
-      std::size_t i;
-      {
-        std::lock_guard<std::mutex> lock(io);
-        if (next >= names.size()) return;
-        i = next++;
-      }
-      const auto problem = rescue::problems::make_problem(names[i]);
-      const auto res = rescue::bench::compute_max_hypervolume(*problem, options, [&](const std::string& line) {
-        std::lock_guard<std::mutex> lock(io);
-        std::cerr << "  " << line << "\n";
-      });
-      std::ostringstream out;
-      out << names[i] << ": recomputed " << g17(res.value) << " (precision " << g17(res.precision) << ", "
-          << res.evaluations << " evaluations, front of " << res.front_size << " points; " << res.method << ")\n";
-      rows[i] = "      {\"" + names[i] + "\", " + g17(res.value) + ", " + g17(res.precision) + ",\n       \"" +
-                res.method + "\",\n       " + std::to_string(res.evaluations) + "},";
-      try {
-        const auto& stored = rescue::problems::max_hypervolume(names[i]);
-        const bool ok = res.value <= stored.value + stored.precision;
-        out << "  stored " << g17(stored.value) << " (precision " << g17(stored.precision) << "): recomputed - stored = "
-            << g17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";
-        failed[i] = ok ? 0 : 1;
-      } catch (const rescue::Error& e) {
-        out << "  FAIL: " << e.what() << "\n";
-        failed[i] = 1;
-      }
+  rescue::bench::parallel_for(names.size(), jobs, [&](std::size_t i) {
+    const auto problem = rescue::problems::make_problem(names[i]);
+    const auto res = rescue::bench::compute_max_hypervolume(*problem, options, [&](const std::string& line) {
       std::lock_guard<std::mutex> lock(io);
-      std::cout << out.str() << std::flush;
+      std::cerr << "  " << line << "\n";
+    });
+    std::ostringstream out;
+    out << names[i] << ": recomputed " << g17(res.value) << " (precision " << g17(res.precision) << ", "
+        << res.evaluations << " evaluations, front of " << res.front_size << " points; " << res.method << ")\n";
+    rows[i] = "      {\"" + names[i] + "\", " + g17(res.value) + ", " + g17(res.precision) + ",\n       \"" +
+              res.method + "\",\n       " + std::to_string(res.evaluations) + "},";
+    try {
+      const auto& stored = rescue::problems::max_hypervolume(names[i]);
+      const bool ok = res.value <= stored.value + stored.precision;
+      out << "  stored " << g17(stored.value) << " (precision " << g17(stored.precision) << "): recomputed - stored = "
+          << g17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";
+      failed[i] = ok ? 0 : 1;
+    } catch (const rescue::Error& e) {
+      out << "  FAIL: " << e.what() << "\n";
+      failed[i] = 1;
     }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::max(1, jobs); ++j) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+    std::lock_guard<std::mutex> lock(io);
+    std::cout << out.str() << std::flush;
+  });
   std::cout << "\nTable rows (src/problems/max_hypervolume.cpp):\n";
   for (const auto& r : rows) std::cout << r << "\n";
   int n = 0;
