@@ -1,7 +1,6 @@
 #include "moo/hv4d.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -145,26 +144,6 @@ void ZStaircase::reset(const double* ref, std::size_t capacity) {
   *left_ = Node{{lo, ref[1], lo}, right_, nullptr, {right_, left_}, {right_, left_}};
   *right_ = Node{{ref[0], lo, lo}, end_, left_, {right_, left_}, {right_, left_}};
   *end_ = Node{{lo, lo, ref[2]}, nullptr, right_, {right_, left_}, {right_, left_}};
-}
-
-ZStaircase::Node* ZStaircase::make(double x, double y, double z) {
-  assert(used_ < pool_.size());  // at most `capacity` nodes per reset
-  Node* u = &pool_[used_++];
-  u->x[0] = x;
-  u->x[1] = y;
-  u->x[2] = z;
-  return u;
-}
-
-ZStaircase::Node* ZStaircase::append(const double* c, Node* upper, Node* right) {
-  Node* u = make(c[0], c[1], c[2]);
-  u->close[0] = right ? right : right_;
-  u->close[1] = upper ? upper : left_;
-  u->prev = end_->prev;
-  u->next = end_;
-  end_->prev->next = u;
-  end_->prev = u;
-  return u;
 }
 
 bool ZStaircase::locate(Node* u) {

@@ -2,6 +2,7 @@
 // 2018) and the kernels built on it: exact hypervolume for m = 4, and the
 // four-dimensional contribution of one point that the m = 5 sweep needs.
 #pragma once
+#include <cassert>
 #include <cstddef>
 #include <vector>
 
@@ -32,12 +33,28 @@ class ZStaircase {
   void reset(const double* ref, std::size_t capacity);
 
   /// A new unlinked node at (x, y, z).
-  Node* make(double x, double y, double z);
+  Node* make(double x, double y, double z) {
+    assert(used_ < pool_.size());  // at most `capacity` nodes per reset
+    Node* u = &pool_[used_++];
+    u->x[0] = x;
+    u->x[1] = y;
+    u->x[2] = z;
+    return u;
+  }
 
   /// Appends a new node at c, which no member follows in (z, y, x) order
   /// and none weakly dominates, with its staircase neighbours among the
   /// members, known to the caller (nullptr: none, the wall).
-  Node* append(const double* c, Node* upper, Node* right);
+  Node* append(const double* c, Node* upper, Node* right) {
+    Node* u = make(c[0], c[1], c[2]);
+    u->close[0] = right ? right : right_;
+    u->close[1] = upper ? upper : left_;
+    u->prev = end_->prev;
+    u->next = end_;
+    end_->prev->next = u;
+    end_->prev = u;
+    return u;
+  }
 
   /// Rebuilds the staircase of the nodes before u and finds u's place and
   /// neighbours. False if a member weakly dominates u (u adds nothing).
