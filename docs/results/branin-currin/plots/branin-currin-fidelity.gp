@@ -7,4 +7,4 @@ set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set yrange [0:*]
-plot 'e2/plots/branin-currin-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'random', 'e2/plots/branin-currin-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'cost-aware-random', 'e2/plots/branin-currin-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'hvkg', 'e2/plots/branin-currin-fidelity.dat' using 5:xtic(sprintf('%.2f', $1)) lc rgb '#e7298a' title 'rescue'
+plot '../bc-combined/plots/branin-currin-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'random', '../bc-combined/plots/branin-currin-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'cost-aware-random', '../bc-combined/plots/branin-currin-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'hvkg', '../bc-combined/plots/branin-currin-fidelity.dat' using 5:xtic(sprintf('%.2f', $1)) lc rgb '#e7298a' title 'rescue'
