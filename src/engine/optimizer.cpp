@@ -118,16 +118,24 @@ PendingTicket Optimizer::suggest() {
   if (!next && cheapest_cost(spec_) > left)
     fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
   if (!next) {
-    // With a callback cost, affordability depends on x: the strategy finds out itself, after
-    // refreshing its caches, so when it finds nothing it is restored as a checkpoint would be.
-    std::optional<nlohmann::json> saved;
-    if (spec_.cost_model().kind == CostKind::Callback) saved = strategy_->save_state();
-    next = strategy_->suggest(view(left), rng);
-    if (!next && saved) {
+    // The strategy refreshes its caches (model fits, the causal model) before it can find out
+    // that nothing is affordable (a callback cost depends on x) or before a user callback
+    // fails; either way the refused call must leave the state as it was, so the strategy is
+    // then restored from its state before the call, as a checkpoint would restore it.
+    const nlohmann::json saved = strategy_->save_state();
+    const auto restore = [&] {
+      if (strategy_->save_state() == saved) return;
       auto restored = acq::make_strategy(spec_.strategy(), spec_);
-      restored->load_state(*saved, view(left));
+      restored->load_state(saved, view(left));
       strategy_ = std::move(restored);
+    };
+    try {
+      next = strategy_->suggest(view(left), rng);
+    } catch (...) {
+      restore();
+      throw;
     }
+    if (!next) restore();
   }
   if (!next)
     fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");

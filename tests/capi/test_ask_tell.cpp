@@ -553,4 +553,55 @@ TEST(AskTell, SuggestionRefusedForBudgetLeavesTheStateUnchanged) {
   }
 }
 
+double cost_until_broken(const double*, int, double s, void* user) {
+  return *static_cast<const bool*>(user) ? kNaN : 1.0 + s;
+}
+
+// A cost callback that fails while a model-based strategy runs (after the initial design)
+// leaves the state as it was, although the strategy had fitted its models and learned its
+// causal model by then; the next suggestion, with the callback mended, is the one an
+// untouched optimizer makes (found by fuzz_capi).
+TEST(AskTell, FailingCostCallbackLeavesTheStrategyUntouched) {
+  for (const char* strategy : {"rescue", "hvkg"}) {
+    bool broken[2] = {false, false};
+    Opt a(small_problem(strategy, 5)), b(small_problem(strategy, 5));
+    rescue_optimizer* both[2] = {a.h, b.h};
+    for (int k = 0; k < 2; ++k) {
+      rescue_problem* p = small_problem(strategy, 5);
+      rescue_problem_set_cost_callback(p, cost_until_broken, &broken[k]);
+      rescue_problem_set_initial_budget(p, 3.0);  // over after the five below
+      rescue_destroy(both[k]);
+      ASSERT_EQ(rescue_create(p, &both[k]), RESCUE_OK) << rescue_last_error();
+      rescue_problem_free(p);
+    }
+    a.h = both[0];
+    b.h = both[1];
+    // The initial design, the same for both.
+    double x[3], s, y[2], g[1], z[1];
+    int t;
+    for (int i = 0; i < 5; ++i) {
+      for (rescue_optimizer* h : both) {
+        ASSERT_EQ(rescue_suggest(h, x, 3, &s, &t), RESCUE_OK) << rescue_errmsg(h);
+        simulate(x, s, y, g, z);
+        ASSERT_EQ(rescue_observe(h, t, y, 2, g, 1, z, 1), RESCUE_OK) << rescue_errmsg(h);
+      }
+    }
+    // Break b's callback until the initial design is over and the strategy itself has run.
+    broken[1] = true;
+    const std::string before = state(b.h);
+    int failures = 0;
+    while (rescue_suggest(b.h, x, 3, &s, &t) == RESCUE_ERR_CALLBACK && ++failures < 2)
+      EXPECT_EQ(state(b.h), before) << strategy;
+    EXPECT_EQ(failures, 2) << strategy << ": " << rescue_errmsg(b.h);
+    EXPECT_EQ(state(b.h), before) << strategy;
+    broken[1] = false;
+    double xa[3], xb[3], sa, sb;
+    int ta, tb;
+    ASSERT_EQ(rescue_suggest(a.h, xa, 3, &sa, &ta), RESCUE_OK) << rescue_errmsg(a.h);
+    ASSERT_EQ(rescue_suggest(b.h, xb, 3, &sb, &tb), RESCUE_OK) << rescue_errmsg(b.h);
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(xa[j], xb[j]) << strategy;
+    EXPECT_EQ(sa, sb) << strategy;
+  }
+}
+
 }  // namespace

@@ -124,7 +124,19 @@ struct Harness {
     if (!valid_status(s)) violated("undefined status", op);
     if (s == RESCUE_ERR_INTERNAL) violated(o ? rescue_errmsg(o) : rescue_last_error(), op);
     if (s != RESCUE_OK && o && rescue_errmsg(o)[0] == '\0') violated("failure without a message", op);
-    if (s != RESCUE_OK && o && before && state(o) != *before) violated("a rejected call changed the state", op);
+    if (s != RESCUE_OK && o && before) {
+      const std::string after = state(o);
+      if (after != *before) {
+        // Show where the saved states part, so the failure says what changed.
+        size_t at = 0;
+        while (at < after.size() && at < before->size() && after[at] == (*before)[at]) ++at;
+        const size_t from = at > 80 ? at - 80 : 0;
+        std::fprintf(stderr, "fuzz_capi: status %d (%s); state before: ...%s\nstate after:  ...%s\n",
+                     static_cast<int>(s), rescue_errmsg(o), before->substr(from, 240).c_str(),
+                     after.substr(from, 240).c_str());
+        violated("a rejected call changed the state", op);
+      }
+    }
   }
   void checkp(rescue_status s, const rescue_problem* p) {
     if (!valid_status(s)) violated("undefined status", op);
