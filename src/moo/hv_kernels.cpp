@@ -1,11 +1,11 @@
 #include "moo/hv_kernels.hpp"
 
 #include "moo/hv4d.hpp"
+#include "moo/rank_set.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <map>
 #include <numeric>
 #include <utility>
 
@@ -29,40 +29,55 @@ double hv2d(const double* p, std::size_t k, const double* ref) {
   return volume;
 }
 
-// m = 3: sweep upwards in the third objective. The tree holds the staircase
-// of the (x, y) projections seen so far (x increasing, y decreasing) and
-// `area` its two-dimensional hypervolume, updated by the area each new point
-// adds; between consecutive heights the slice volume is area * dz.
-// Each point is inserted and erased at most once: O(k log k).
+// m = 3: sweep upwards in the third objective. The staircase of the (x, y)
+// projections seen so far (x increasing, y decreasing) is a RankSet of x-ranks
+// (ranks by (x, y), so a step at equal x and lower y comes first and covers the
+// later ones), and `area` its two-dimensional hypervolume, updated by the area
+// each new point adds; between consecutive heights the slice volume is
+// area * dz. Two sorts, then each point is inserted and erased at most once,
+// each step O(log_64 k): O(k log k) in all, dominated by the sorts.
 double hv3d(const double* p, std::size_t k, const double* ref) {
-  std::vector<std::array<double, 3>> q(k);
-  for (std::size_t i = 0; i < k; ++i) q[i] = {p[3 * i], p[3 * i + 1], p[3 * i + 2]};
-  std::sort(q.begin(), q.end(),
-            [](const std::array<double, 3>& a, const std::array<double, 3>& b) { return a[2] < b[2]; });
-  std::map<double, double> stair;
+  // Ranks by (x, y); xr / yr hold the coordinates of each rank.
+  std::vector<std::pair<std::pair<double, double>, std::uint32_t>> by_x(k);
+  for (std::size_t i = 0; i < k; ++i) by_x[i] = {{p[3 * i], p[3 * i + 1]}, static_cast<std::uint32_t>(i)};
+  std::sort(by_x.begin(), by_x.end());
+  std::vector<double> xr(k), yr(k);
+  std::vector<std::pair<double, std::uint32_t>> by_z(k);
+  for (std::size_t r = 0; r < k; ++r) {
+    xr[r] = by_x[r].first.first;
+    yr[r] = by_x[r].first.second;
+    const std::uint32_t i = by_x[r].second;
+    by_z[r] = {p[3 * i + 2], static_cast<std::uint32_t>(r)};
+  }
+  std::sort(by_z.begin(), by_z.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  RankSet stair;
+  stair.reset(k);
   double area = 0.0, volume = 0.0;
   for (std::size_t i = 0; i < k; ++i) {
-    const double x = q[i][0], y = q[i][1];
-    auto it = stair.upper_bound(x);
-    if (it == stair.begin() || std::prev(it)->second > y) {
+    const std::size_t r = by_z[i].second;
+    const double x = xr[r], y = yr[r];
+    const std::size_t before = stair.pred(r);
+    if (before == RankSet::npos || yr[before] > y) {
       // Not covered: add the area between the staircase and the point's box,
       // erasing the steps the point covers.
-      it = stair.lower_bound(x);
-      double height = it == stair.begin() ? ref[1] : std::prev(it)->second;
+      double height = before == RankSet::npos ? ref[1] : yr[before];
       double left = x, added = 0.0;
-      while (it != stair.end() && it->second >= y) {
-        added += (it->first - left) * (height - y);
-        left = it->first;
-        height = it->second;
-        it = stair.erase(it);
+      std::size_t after = stair.succ(r);
+      while (after != RankSet::npos && yr[after] >= y) {
+        added += (xr[after] - left) * (height - y);
+        left = xr[after];
+        height = yr[after];
+        stair.erase(after);
+        after = stair.succ(after);
       }
-      const double right = it == stair.end() ? ref[0] : it->first;
+      const double right = after == RankSet::npos ? ref[0] : xr[after];
       added += (right - left) * (height - y);
-      stair.emplace_hint(it, x, y);
+      stair.insert(r);
       area += added;
     }
-    const double next = i + 1 < k ? q[i + 1][2] : ref[2];
-    volume += area * (next - q[i][2]);
+    const double next = i + 1 < k ? by_z[i + 1].first : ref[2];
+    volume += area * (next - by_z[i].first);
   }
   return volume;
 }

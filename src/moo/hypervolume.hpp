@@ -7,10 +7,11 @@
 // Algorithms and costs (n points, m objectives):
 //   m = 1: minimum, O(n).
 //   m = 2: sort and sweep, O(n log n).
-//   m = 3: dimension sweep along the third objective over a balanced tree of
-//          the two-dimensional staircase, updating its area incrementally in
-//          the manner of HV3D (Beume et al. 2009; Guerreiro & Fonseca 2018),
-//          O(n log n).
+//   m = 3: dimension sweep along the third objective over the two-dimensional
+//          staircase, updating its area incrementally in the manner of HV3D
+//          (Beume et al. 2009; Guerreiro & Fonseca 2018); the staircase is a
+//          bit-tree set of x-ranks (O(log_64 n) per step), so the two initial
+//          sorts dominate: O(n log n).
 //   m = 4: HV4D+ (Guerreiro & Fonseca 2018): dimension sweep along the
 //          fourth objective adding each point's exclusive three-dimensional
 //          contribution. The points seen so far, minus those dominated in
