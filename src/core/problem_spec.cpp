@@ -73,6 +73,9 @@ void ProblemSpec::add_option(const std::string& name, double lower, double upper
     case OptionKind::Integer:
       if (std::ceil(lower) > std::floor(upper))
         fail(Status::InvalidArgument, "integer option '" + name + "' has no integer in its bounds");
+      // Beyond 2^53 doubles skip integers, and the count of values must fit 64 bits.
+      if (std::fabs(lower) > 0x1p53 || std::fabs(upper) > 0x1p53)
+        fail(Status::OutOfRange, "integer option '" + name + "': bounds must lie within +-2^53 (9007199254740992)");
       break;
     case OptionKind::LogScale:
       if (lower <= 0.0)

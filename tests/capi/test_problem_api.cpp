@@ -58,6 +58,33 @@ TEST(Problem, NullHandlesAreRejected) {
   rescue_problem_free(p);
 }
 
+// The widest integer option allowed is sampled inside its bounds, as integers.
+TEST(Problem, WidestIntegerOptionIsSampledInBounds) {
+  rescue_problem* p = nullptr;
+  ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_add_option(p, "n", -0x1p53, 0x1p53, RESCUE_INTEGER), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_add_objective(p, "f", RESCUE_MINIMIZE), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_strategy(p, "random"), RESCUE_OK);
+  rescue_optimizer* o = nullptr;
+  ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+  rescue_problem_free(p);
+  bool negative = false, positive = false;
+  for (int i = 0; i < 64; ++i) {
+    double x, s;
+    int t;
+    ASSERT_EQ(rescue_suggest(o, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(o);
+    EXPECT_EQ(x, std::round(x));
+    EXPECT_GE(x, -0x1p53);
+    EXPECT_LE(x, 0x1p53);
+    negative |= x < 0;
+    positive |= x > 0;
+    const double y = 0.0;
+    ASSERT_EQ(rescue_observe(o, t, &y, 1, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(o);
+  }
+  EXPECT_TRUE(negative && positive);
+  rescue_destroy(o);
+}
+
 TEST(Problem, OptionValidation) {
   rescue_problem* p = nullptr;
   ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
@@ -70,6 +97,10 @@ TEST(Problem, OptionValidation) {
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, 7), RESCUE_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_LOG_SCALE), RESCUE_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0.2, 0.8, RESCUE_INTEGER), RESCUE_ERR_INVALID_ARGUMENT);
+  // Integers beyond 2^53 are not all doubles (found by fuzz_capi: sampling overflowed).
+  EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1e300, RESCUE_INTEGER), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_add_option(p, "x", -0x1p53 - 2.0, 0, RESCUE_INTEGER), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("2^53"), std::string::npos);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_OK);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);  // duplicate
   EXPECT_EQ(rescue_problem_add_objective(p, "x", RESCUE_MINIMIZE), RESCUE_ERR_INVALID_ARGUMENT);       // name clash
