@@ -17,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rescue.h"
@@ -226,6 +227,17 @@ struct Harness {
         rescue_destroy(o);
         o = nullptr;
         tickets.clear();
+        // The default strategy is RESCUE: with its default search sizes one suggestion takes
+        // seconds under the sanitizers, and a few of them exceed the fuzzer's time limit. The
+        // same code paths run with small sizes (inputs may still change them, op 15).
+        if (p) {
+          static const std::pair<const char*, double> small[] = {
+              {"acq.starts", 8},       {"acq.refine", 1},          {"acq.refine_evals", 8},
+              {"acq.mc_samples", 16},  {"kg.fantasies", 2},        {"kg.pool", 16},
+              {"kg.set_size", 3},      {"recommend.population", 12}, {"recommend.generations", 4},
+              {"recommend.points", 8}};
+          for (const auto& [key, value] : small) rescue_problem_set_param(p, key, value);
+        }
         check(rescue_create(p, r.byte() % 16 ? &o : nullptr), nullptr, nullptr);
         break;
       case 18: {
