@@ -273,6 +273,7 @@ void Optimizer::set_user_dag(const char* json) {
   }
   acq::validate_causal_knowledge(next);
   spec_ = next;
+  notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
 void Optimizer::constrain_edge(const std::string& from, const std::string& to, bool required) {
@@ -280,6 +281,7 @@ void Optimizer::constrain_edge(const std::string& from, const std::string& to, b
   next.add_edge_constraint({from, to}, required);
   acq::validate_causal_knowledge(next);
   spec_ = next;
+  notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
 void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {
