@@ -113,7 +113,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
       objs = f.leftCols(M);
       total += inner(objs);
     }
-    return (total / K - nu_star) / spec.cost(x.data(), s);
+    return cost_normalized_gain(total / K - nu_star, spec.cost(x.data(), s));
   };
   // The recommended points (every third row after the Sobol part: a point and
   // its two perturbations) also start the outer search.

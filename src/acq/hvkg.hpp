@@ -51,4 +51,15 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
 /// Search options read from the problem's parameters.
 SearchOptions search_options(const ProblemSpec& spec, double max_cost);
 
+/// The outer objective from an estimated gain and the cost of (x, s): gain /
+/// cost, as in the paper's C-HVKG, for a positive gain. The Monte Carlo
+/// estimate of a gain can come out negative (the inner maximization is greedy
+/// and the hypervolume of a set is not convex in its points), most often when
+/// the model is confident and every true gain is tiny; divided by the cost,
+/// such estimates would rank the most expensive candidates first. A
+/// non-positive gain is multiplied by the cost instead: it ranks below every
+/// positive one and, among non-positive ones, cheap candidates first.
+/// Continuous and increasing in the gain at a fixed cost.
+inline double cost_normalized_gain(double gain, double cost) { return gain > 0.0 ? gain / cost : gain * cost; }
+
 }  // namespace rescue::acq

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "acq/candidate_search.hpp"
+#include "acq/hvkg.hpp"
 #include "acq/recommender.hpp"
 #include "acq/surrogate.hpp"
 #include "moo/pareto.hpp"
@@ -139,6 +140,39 @@ TEST(Recommender, ReturnsPredictedFeasibleNonDominatedConfigurations) {
   acq::Surrogate empty(p);
   EXPECT_FALSE(empty.fit({obs[0]}, rng));
   EXPECT_FALSE(acq::recommend_from_model(p, empty, obs, rng).has_value());
+}
+
+}  // namespace
+
+namespace {
+
+// The outer objective of hvkg and rescue ranks a positive gain by gain per
+// cost, and never lets a non-positive (noise) estimate favour expensive
+// candidates: on random gains and costs, every positive gain beats every
+// non-positive one, a cheaper candidate wins at an equal gain of either sign,
+// and a larger gain wins at an equal cost.
+TEST(CostNormalizedGain, RanksCheapCandidatesFirstWhateverTheSignOfTheGain) {
+  rescue::Rng rng(17);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double g1 = rng.normal() * std::pow(10.0, -4.0 * rng.uniform());
+    const double g2 = rng.normal() * std::pow(10.0, -4.0 * rng.uniform());
+    const double c1 = std::exp(4.8 * rng.uniform()), c2 = std::exp(4.8 * rng.uniform());
+    const double cheap = std::min(c1, c2), dear = std::max(c1, c2);
+    const double v1 = acq::cost_normalized_gain(g1, c1), v2 = acq::cost_normalized_gain(g2, c2);
+    if (g1 > 0.0 && g2 <= 0.0) {
+      EXPECT_GT(v1, v2);
+    }
+    if (g1 > 0.0) {
+      EXPECT_DOUBLE_EQ(v1, g1 / c1);  // the paper's form where it is meaningful
+    }
+    if (cheap < dear && g1 != 0.0) {
+      EXPECT_GT(acq::cost_normalized_gain(g1, cheap), acq::cost_normalized_gain(g1, dear)) << g1;
+    }
+    if (g1 < g2) {
+      EXPECT_LT(acq::cost_normalized_gain(g1, c1), acq::cost_normalized_gain(g2, c1));
+    }
+  }
+  EXPECT_EQ(acq::cost_normalized_gain(0.0, 50.0), 0.0);
 }
 
 }  // namespace
