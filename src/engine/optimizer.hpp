@@ -63,7 +63,10 @@ class Optimizer {
     return spec_.dim() + 1 + spec_.num_indicators() + spec_.num_objectives() + spec_.num_constraints();
   }
 
-  void set_cost_callback(CostCallback fn, void* user) { spec_.set_cost_callback(fn, user); }
+  void set_cost_callback(CostCallback fn, void* user) {
+    spec_.set_cost_callback(fn, user);
+    notify();  // replacing another cost model changes the saved state (its kind)
+  }
 
   // ---- causal knowledge and the causal model ----
   /// A user DAG as JSON (edges by name), or nullptr to go back to discovery.

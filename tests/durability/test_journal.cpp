@@ -132,6 +132,10 @@ TEST_F(Journal, RecoversTheExactStateAfterEveryKindOfCall) {
   const double rows[2 * 6] = {0.1, 2.0, 1.0, 0.3, 0.2, 0.9, 0.7, 5.0, 0.0, std::nan(""), 0.6, 0.1};
   ASSERT_EQ(rescue_add_observational(opt, rows, 2, 6), RESCUE_OK);
   EXPECT_EQ(recovered(), state_text(opt));
+  // Replacing the cost model by a callback changes the state (a callback itself is not saved).
+  ASSERT_EQ(rescue_set_cost_callback(opt, [](const double*, int, double s, void*) { return 1.0 + s; }, nullptr),
+            RESCUE_OK);
+  EXPECT_EQ(recovered(), state_text(opt));
   // The causal knowledge is part of the state too.
   ASSERT_EQ(rescue_set_dag(opt, R"({"edges":[{"from":"a","to":"k"},{"from":"k","to":"f1"},{"from":"n","to":"f2"}]})"), RESCUE_OK) << rescue_errmsg(opt);
   EXPECT_EQ(recovered(), state_text(opt));
