@@ -3,8 +3,10 @@
 // program: each operation takes an opcode byte and then its arguments.
 // Properties: no crash and no sanitizer report; every status is a defined
 // rescue_status; a failed call on a handle leaves a message; a rejected call
-// leaves the optimizer's state unchanged. Only model-free strategies are
-// selectable, so one input runs in milliseconds.
+// leaves the optimizer's state unchanged; a query (the causal graph and
+// estimates) never changes it; save/load and a journal's resume reproduce it.
+// Problems built by the input use model-free strategies; the built-in ones
+// default to RESCUE, which runs with small search sizes (opcode 17).
 //
 // The harness never lies about a buffer: a claimed length larger than the real
 // buffer is passed with a NULL pointer, which the library must reject.
@@ -432,11 +434,67 @@ struct Harness {
         break;
       }
       default:
-        rescue_status_string(static_cast<rescue_status>(r.integer()));
-        rescue_errmsg(o);
-        rescue_problem_errmsg(p);
-        rescue_num_observational(o);
-        rescue_num_observations(o);
+        // Opcode 35 has sub-operations: the causal knowledge and queries.
+        // (New calls go here rather than into new opcodes, so that the
+        // regression inputs keep their meaning.)
+        switch (r.byte() % 5) {
+          case 0:
+            rescue_status_string(static_cast<rescue_status>(r.integer()));
+            rescue_errmsg(o);
+            rescue_problem_errmsg(p);
+            rescue_num_observational(o);
+            rescue_num_observations(o);
+            break;
+          case 1: {
+            static const char* dags[] = {
+                nullptr, "", "{", "[]", R"({"edges":[]})", R"({"edges":[{"from":"a","to":"f1"}]})",
+                R"({"edges":[{"from":"a","to":"k"},{"from":"k","to":"f1"},{"from":"b","to":"f2"}]})",
+                R"({"edges":[{"from":"f1","to":"a"}]})", R"({"edges":[{"from":"a","to":"a"}]})",
+                R"({"edges":[{"from":"k","to":"g"},{"from":"g","to":"k"}]})", R"({"edges":[{"from":1,"to":"f1"}]})"};
+            const rescue_status st = rescue_set_dag(o, dags[r.byte() % (sizeof dags / sizeof dags[0])]);
+            check(st, o, st == RESCUE_OK ? nullptr : bp);
+            break;
+          }
+          case 2: {
+            const char* from = r.name();
+            const char* to = r.name();
+            const rescue_status st = rescue_constrain_edge(o, from, to, r.integer());
+            check(st, o, st == RESCUE_OK ? nullptr : bp);
+            break;
+          }
+          case 3: {
+            // A query: it may learn a causal model to answer, but never changes the state.
+            // Model learning is slow under the sanitizers: small data only.
+            if (rescue_num_observations(o) + rescue_num_observational(o) > 24) break;
+            static char text[1 << 14];
+            const int cap = r.integer();
+            size_t len = 0;
+            check(rescue_causal_graph(o, r.integer(), r.byte() % 2, cap > 0 ? text : nullptr,
+                                      cap > 0 ? sizeof text : 0, r.byte() % 16 ? &len : nullptr),
+                  o, bp);
+            if (o && state(o) != before) violated("a causal graph query changed the state", op);
+            break;
+          }
+          case 4: {
+            if (rescue_num_observations(o) + rescue_num_observational(o) > 24) break;
+            const int n = r.integer(), d = r.byte() % 4 ? rescue_dimension(o) : r.integer();
+            const int q = r.byte() % 4 ? rescue_num_objectives(o) + rescue_num_constraints(o) : r.integer();
+            const bool fits = n >= 0 && d >= 0 && q >= 0 && static_cast<long long>(n) * d <= kCap &&
+                              static_cast<long long>(n) * q <= kCap && n <= kCap;
+            double xs[kCap], ss[kCap], mean[kCap], sd[kCap];
+            if (fits) {
+              fill(r, n * d);
+              std::memcpy(xs, in, sizeof xs);
+              fill(r, n);
+              std::memcpy(ss, in, sizeof ss);
+            }
+            check(rescue_causal_estimates(o, fits ? xs : nullptr, n, d, fits ? ss : nullptr, fits ? mean : nullptr,
+                                          r.byte() % 2 ? sd : nullptr, q),
+                  o, bp);
+            if (o && state(o) != before) violated("a causal estimates query changed the state", op);
+            break;
+          }
+        }
         break;
     }
   }
