@@ -143,6 +143,14 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   int extra_starts = 0;
   const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
   const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
+  auto pinned_value = [&](const Eigen::VectorXd& t) {
+    try {
+      const double v = objective(t, nullptr, true);
+      return std::isfinite(v) ? v : -std::numeric_limits<double>::infinity();
+    } catch (const Error&) {
+      return -std::numeric_limits<double>::infinity();
+    }
+  };
   if ((ms >= 0 || hw >= 0) && recheck && ctx.best_theta.size() == n) {
     Eigen::VectorXd x = ctx.best_theta;
     const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
@@ -152,6 +160,12 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
       if (hw >= 0) phi[hw] = plo[hw];
       x = x.cwiseMax(plo).cwiseMin(phi);
+      // The previous fit, pinned, is the other candidate start: when the prior
+      // has just been installed it is the plain model's optimum on these data,
+      // where the best point of the prior's mode may be far from any good
+      // prior-off point (a wrong prior drags the other hyperparameters along).
+      const Eigen::VectorXd previous = starts.front().cwiseMax(plo).cwiseMin(phi);
+      if (fitted_ && pinned_value(previous) > pinned_value(x)) x = previous;
       nlopt_set_lower_bounds(opt, plo.data());
       nlopt_set_upper_bounds(opt, phi.data());
       nlopt_optimize(opt, x.data(), &value);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "bench/parallel_for.hpp"
@@ -21,6 +23,9 @@ TEST(ParallelFor, VisitsEveryIndexOnce) {
   }
 }
 
+// Every run but the failing one takes a millisecond, as real runs take far
+// longer than an exception takes to reach the stop flag: with instant runs the
+// other threads could finish all indices first, and nothing would be skipped.
 TEST(ParallelFor, RethrowsTheFirstErrorAndStops) {
   for (int jobs : {1, 3}) {
     std::atomic<int> ran{0};
@@ -28,9 +33,13 @@ TEST(ParallelFor, RethrowsTheFirstErrorAndStops) {
                               [&](std::size_t i) {
                                 ++ran;
                                 if (i == 5) throw std::runtime_error("run 5 failed");
+                                std::this_thread::sleep_for(std::chrono::milliseconds(1));
                               }),
                  std::runtime_error);
     EXPECT_LT(ran.load(), 1000);  // the rest was skipped
+    if (jobs == 1) {
+      EXPECT_EQ(ran.load(), 6);  // one thread stops right at the failure
+    }
   }
 }
 

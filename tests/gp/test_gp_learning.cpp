@@ -183,7 +183,7 @@ GpOptions learned_prior_options() {
 // target fidelity no worse than the same model without a prior.
 TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
   double plain_sum = 0.0, hooked_sum = 0.0;  // RMSE relative to the outputs' spread
-  const int seeds = 3;
+  const int seeds = 10;
   for (int seed = 0; seed < seeds; ++seed) {
     Rng rng(900 + seed);
     Eigen::MatrixXd X = testing::uniform_matrix(70, 3, rng);
@@ -217,6 +217,8 @@ TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
               << rmse(mp, Ytest, 1) << "; with the quadratic prior " << rmse(mh, Ytest, 0) << ", " << rmse(mh, Ytest, 1)
               << " (mean scales " << hooked.hyperparameters().mean_scale.transpose() << ")\n";
   }
+  std::cout << "relative RMSE summed over seeds and outputs: without a prior " << plain_sum << ", with it " << hooked_sum
+            << " (ratio " << hooked_sum / plain_sum << ")\n";
   EXPECT_LT(hooked_sum, 1.15 * plain_sum);
 }
 
