@@ -30,9 +30,22 @@ PreparedPool MultiFidelityGp::prepare_pool(const Eigen::MatrixXd& pool) const {
 
 Eigen::MatrixXd MultiFidelityGp::draw_base_samples(int num_fantasies, Rng& rng) const {
   if (num_fantasies < 1) fail(Status::InvalidArgument, "gp: number of fantasies must be >= 1");
+  // Antithetic pairs (e, -e): a fantasy mean is linear in its base sample, so
+  // over a pair the first-order change of every posterior mean cancels and the
+  // averaged fantasy means equal the current means exactly. What is left of a
+  // knowledge-gradient estimate is the value of changing the chosen set, not
+  // the sign of K noise draws (which made every estimated gain negative once the
+  // model was confident). Each row is still N(0, I), so the estimate stays
+  // unbiased. An odd K adds one unpaired draw.
   Eigen::MatrixXd E(num_fantasies, P_);
-  for (int k = 0; k < num_fantasies; ++k)
-    for (int m = 0; m < P_; ++m) E(k, m) = rng.normal();
+  const int pairs = num_fantasies / 2;
+  for (int k = 0; k < pairs; ++k)
+    for (int m = 0; m < P_; ++m) {
+      E(k, m) = rng.normal();
+      E(pairs + k, m) = -E(k, m);
+    }
+  if (num_fantasies % 2 == 1)
+    for (int m = 0; m < P_; ++m) E(num_fantasies - 1, m) = rng.normal();
   return E;
 }
 

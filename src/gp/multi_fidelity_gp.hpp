@@ -144,7 +144,8 @@ class MultiFidelityGp {
 
   // ---- fantasies (knowledge-gradient inner loop) ----
   PreparedPool prepare_pool(const Eigen::MatrixXd& pool) const;
-  /// K x P standard normal base samples (common random numbers).
+  /// K x P standard normal base samples (common random numbers), in antithetic
+  /// pairs: row K/2 + k is minus row k (an odd K ends with one unpaired row).
   Eigen::MatrixXd draw_base_samples(int num_fantasies, Rng& rng) const;
   /// For a candidate (x, s) (length d+1) and base samples (K x P), fantasy k
   /// observes all P outputs at the candidate: y_k = mean + chol(predictive cov) e_k.

@@ -169,6 +169,32 @@ TEST_P(GpReference, FantasyMeansEqualRefitOnAugmentedData) {
   }
 }
 
+// Base samples come in antithetic pairs, so the fantasy means average to the
+// current posterior mean exactly (a fantasy mean is linear in its sample): the
+// knowledge-gradient estimate carries no first-order Monte Carlo noise.
+TEST_P(GpReference, AntitheticFantasiesAverageToThePosteriorMean) {
+  const Case& c = GetParam();
+  Rng rng(17);
+  const Eigen::MatrixXd pool = testing::uniform_matrix(9, c.d + 1, rng);
+  const PreparedPool prepared = gp->prepare_pool(pool);
+  for (int K : {2, 8, 5}) {
+    const Eigen::MatrixXd E = gp->draw_base_samples(K, rng);
+    ASSERT_EQ(E.rows(), K);
+    ASSERT_EQ(E.cols(), c.P);
+    for (int k = 0; k < K / 2; ++k) EXPECT_EQ(E.row(k), (-E.row(K / 2 + k)).eval()) << "K " << K << " pair " << k;
+    if (K % 2 == 1) EXPECT_GT(E.row(K - 1).norm(), 0.0);
+    const Eigen::VectorXd cand = testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose();
+    const auto fm = gp->fantasy_means(prepared, cand, E);
+    const int even = K - K % 2;
+    Eigen::MatrixXd avg = Eigen::MatrixXd::Zero(pool.rows(), c.P);
+    for (int k = 0; k < even; ++k) avg += fm[static_cast<std::size_t>(k)] / even;
+    const Eigen::MatrixXd want = gp->posterior_mean(pool);
+    EXPECT_LE(testing::max_abs(avg - want), 1e-10 * (1.0 + testing::max_abs(want))) << "K " << K;
+    // The pairs are not degenerate: a fantasy moves the means.
+    EXPECT_GT(testing::max_abs(fm[0] - want), 1e-6 * (1.0 + testing::max_abs(want))) << "K " << K;
+  }
+}
+
 TEST_P(GpReference, JointDrawsHaveThePosteriorMoments) {
   const Case& c = GetParam();
   Rng rng(5);
