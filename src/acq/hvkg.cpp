@@ -49,6 +49,58 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
   return pool;
 }
 
+std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view, const Eigen::MatrixXd& pool,
+                                                          Eigen::Index n_sobol) const {
+  const ProblemSpec& spec = view.spec;
+  const int d = spec.dim();
+  // Configurations already pending at the target are left out: in a settled
+  // model every variance is near its floor, and believing a pending check at
+  // its mean need not move the choice elsewhere.
+  std::vector<std::vector<double>> pending;
+  for (const auto& p : view.pending) {
+    if (p.s != spec.fidelity().target) continue;
+    std::vector<double> u(d);
+    spec.to_unit(p.x.data(), u.data());
+    pending.push_back(u);
+  }
+  auto is_pending = [&](const std::vector<double>& u) {
+    for (const auto& q : pending) {
+      double gap = 0.0;
+      for (int j = 0; j < d; ++j) gap = std::max(gap, std::abs(u[j] - q[j]));
+      if (gap < 1e-3) return true;
+    }
+    return false;
+  };
+  // The recommended points are every third row after the Sobol part.
+  std::vector<Eigen::Index> rows;
+  for (Eigen::Index i = n_sobol; i < pool.rows(); i += 3) rows.push_back(i);
+  if (rows.empty()) return std::nullopt;
+  Eigen::MatrixXd z(static_cast<Eigen::Index>(rows.size()), d);
+  for (std::size_t i = 0; i < rows.size(); ++i) z.row(static_cast<Eigen::Index>(i)) = pool.row(rows[i]);
+  Eigen::MatrixXd mean, var;
+  model_.predict(with_fidelity(z, model_.target_unit()), &mean, &var);
+  // Variance of each output (objectives and constraint metrics) relative to
+  // its spread over the recommended set (or its own size when the set is a
+  // point), summed over the outputs.
+  Eigen::VectorXd score = Eigen::VectorXd::Zero(z.rows());
+  for (Eigen::Index m = 0; m < mean.cols(); ++m) {
+    const double spread = mean.col(m).maxCoeff() - mean.col(m).minCoeff();
+    const double unit = std::max({spread, mean.col(m).cwiseAbs().maxCoeff(), 1e-12});
+    score += var.col(m) / (unit * unit);
+  }
+  std::vector<double> u(d), x(d);
+  int chosen = -1;
+  for (Eigen::Index i = 0; i < z.rows(); ++i) {
+    for (int j = 0; j < d; ++j) u[j] = z(i, j);
+    spec.from_unit(u.data(), x.data());
+    if (spec.cost(x.data(), spec.fidelity().target) > view.max_cost || is_pending(u)) continue;
+    if (chosen < 0 || score[i] > score[chosen]) chosen = static_cast<int>(i);
+  }
+  if (chosen < 0) return std::nullopt;
+  for (int j = 0; j < d; ++j) u[j] = z(chosen, j);
+  return Suggestion{to_user(u), spec.fidelity().target};
+}
+
 std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const ProblemSpec& spec = view.spec;
   const int d = spec.dim(), M = spec.num_objectives();
@@ -125,6 +177,21 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
   if (best.u.empty()) return std::nullopt;
+  // A knowledge gradient that is zero everywhere (to within the inner search's
+  // rounding) while the recommended set has a hypervolume means the model holds
+  // its recommendation settled; divided by the cost, such gains only rank
+  // fidelities by price, and the run would spend itself on the cheapest one
+  // whatever it can teach. Check the belief where it matters instead: the
+  // recommended configuration least certain at the target. (With no
+  // hypervolume yet, a zero gain says only that nothing is predicted to reach
+  // the reference point; the search's own choice stands.)
+  const double tolerance = spec.param("kg.zero_gain", 1e-6) * nu_star;
+  std::vector<double> xb(d);
+  spec.from_unit(best.u.data(), xb.data());
+  const double best_gain = best.value > 0.0 ? best.value * spec.cost(xb.data(), best.s) : best.value;
+  if (nu_star > 0.0 && best_gain <= tolerance) {
+    if (auto check = least_certain_recommended(view, pool_all, n_pool)) return check;
+  }
   return Suggestion{to_user(best.u), best.s};
 }
 

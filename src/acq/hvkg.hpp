@@ -14,9 +14,14 @@
 //   discrete fidelities enumerated).
 // - K fantasies with fixed base samples (common random numbers), drawn once per
 //   suggestion, so the estimate is a deterministic function of (x, s).
+// - Base samples in antithetic pairs, so first-order Monte Carlo noise cancels.
+// - When the best estimated gain is zero (at most kg.zero_gain times the current
+//   value), cost normalization has nothing left to weigh and would pick the
+//   cheapest fidelity every time; the least certain recommended configuration
+//   is evaluated at the target fidelity instead.
 // Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
-// kg.pool (256), acq.starts (128), acq.refine (3), acq.refine_evals (40),
-// feasibility.threshold (0.5).
+// kg.pool (256), kg.zero_gain (1e-6), acq.starts (128), acq.refine (3),
+// acq.refine_evals (40), feasibility.threshold (0.5).
 #pragma once
 #include "acq/candidate_search.hpp"
 #include "acq/model_strategy.hpp"
@@ -40,6 +45,15 @@ class Hvkg : public ModelStrategy {
   /// Candidates (x, s) whose probability of feasibility at the target is below
   /// this are not considered by the outer maximization (paper, Eq. for (x_t, s_t)).
   virtual double outer_feasibility_floor() const { return 0.0; }
+
+ private:
+  /// The suggestion when every estimated gain is zero: the recommended
+  /// configuration (rows n_sobol, n_sobol + 3, ... of the inner pool) whose
+  /// outputs are least certain at the target fidelity, evaluated there; none
+  /// when no recommended configuration is affordable at the target or all are
+  /// already pending there.
+  std::optional<Suggestion> least_certain_recommended(const EngineView& view, const Eigen::MatrixXd& pool,
+                                                      Eigen::Index n_sobol) const;
 };
 
 /// Pool of unit configurations for inner maximizations: n Sobol points, the

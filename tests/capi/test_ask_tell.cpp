@@ -605,3 +605,53 @@ TEST(AskTell, FailingCostCallbackLeavesTheStrategyUntouched) {
 }
 
 }  // namespace
+
+namespace {
+
+// When the model is sure of everything (a front it has seen at every fidelity,
+// identical across fidelities), every knowledge-gradient gain is zero and cost
+// normalization alone would pick the cheapest fidelity forever; the strategy
+// instead checks its recommendation at the target fidelity. kg.zero_gain < 0
+// turns the check off.
+TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
+  for (const char* strategy : {"hvkg", "rescue"}) {
+    auto first_suggestion = [&](double zero_gain) {
+      rescue_problem* p = nullptr;
+      rescue_problem_new(&p);
+      rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
+      rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
+      rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE);
+      rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE);
+      rescue_problem_set_strategy(p, strategy);
+      rescue_problem_set_seed(p, 11);
+      rescue_problem_set_initial_budget(p, 0.0);
+      rescue_problem_set_param(p, "kg.pool", 32);
+      rescue_problem_set_param(p, "acq.starts", 16);
+      if (zero_gain != 0.0) rescue_problem_set_param(p, "kg.zero_gain", zero_gain);
+      rescue_optimizer* opt = nullptr;
+      EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
+      rescue_problem_free(p);
+      for (int i = 0; i <= 20; ++i)
+        for (double s : {0.0, 0.5, 1.0}) {
+          const double x = i / 20.0, y[2] = {x, 1.0 - x};
+          EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+        }
+      // A batch of three: pending checks are believed at their means, so the
+      // next check goes to another configuration.
+      double x[3] = {-1.0, -1.0, -1.0}, s[3] = {-1.0, -1.0, -1.0};
+      int t[3], count = 0;
+      EXPECT_EQ(rescue_suggest_batch(opt, 3, x, 1, s, t, &count), RESCUE_OK) << rescue_errmsg(opt);
+      EXPECT_EQ(count, 3);
+      rescue_destroy(opt);
+      return std::vector<double>{x[0], x[1], x[2], s[0], s[1], s[2]};
+    };
+    const std::vector<double> on = first_suggestion(0.0), off = first_suggestion(-1.0);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(on[3 + i], 1.0) << strategy << " " << i;
+      for (int j = i + 1; j < 3; ++j) EXPECT_GT(std::fabs(on[i] - on[j]), 1e-6) << strategy << " " << i << " " << j;
+    }
+    EXPECT_LT(off[3], 1.0) << strategy;
+  }
+}
+
+}  // namespace
