@@ -79,9 +79,10 @@ std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view
   for (std::size_t i = 0; i < rows.size(); ++i) z.row(static_cast<Eigen::Index>(i)) = pool.row(rows[i]);
   Eigen::MatrixXd mean, var;
   model_.predict(with_fidelity(z, model_.target_unit()), &mean, &var);
-  // Variance of each output (objectives and constraint metrics) relative to
-  // its spread over the recommended set (or its own size when the set is a
-  // point), summed over the outputs.
+  // Variance of each output (objectives and constraint metrics) in units of
+  // the larger of its spread over the recommended set and its largest
+  // magnitude there (so a set of one point, or a flat output, has a scale),
+  // summed over the outputs.
   Eigen::VectorXd score = Eigen::VectorXd::Zero(z.rows());
   for (Eigen::Index m = 0; m < mean.cols(); ++m) {
     const double spread = mean.col(m).maxCoeff() - mean.col(m).minCoeff();
