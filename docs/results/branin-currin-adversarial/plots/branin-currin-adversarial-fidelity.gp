@@ -7,4 +7,4 @@ set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set yrange [0:*]
-plot 'e4/plots/branin-currin-adversarial-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'ehvi', 'e4/plots/branin-currin-adversarial-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'hvkg', 'e4/plots/branin-currin-adversarial-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'rescue'
+plot 'adv/plots/branin-currin-adversarial-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'ehvi', 'adv/plots/branin-currin-adversarial-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'hvkg', 'adv/plots/branin-currin-adversarial-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'rescue'
