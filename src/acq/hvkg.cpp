@@ -151,30 +151,22 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   std::vector<double> x(d);
   Eigen::VectorXd cand(d + 1);
   RowMatrix objs;
-  // The gain of each fantasy of (u, s) under the base samples E, or false when
-  // (u, s) is ruled out by the feasibility floor.
-  std::vector<double> per_fantasy;
-  auto fantasy_gains = [&](const double* u, double s, const Eigen::MatrixXd& E) {
+  auto value = [&](const double* u, double s) {
     spec.from_unit(u, x.data());
     for (int j = 0; j < d; ++j) cand[j] = zt(0, j) = u[j];
-    per_fantasy.clear();
     if (floor > 0.0) {
       zt(0, d) = model_.target_unit();
       model_.predict(zt, &mt, &vt);
-      if (model_.probability_feasible(mt, vt)[0] < floor) return false;
+      if (model_.probability_feasible(mt, vt)[0] < floor) return -HUGE_VAL;
     }
     cand[d] = spec.fidelity().unit(s);
-    for (const Eigen::MatrixXd& f : gp.fantasy_means(prepared, cand, E)) {
-      objs = f.leftCols(M);
-      per_fantasy.push_back(inner(objs) - nu_star);
-    }
-    return true;
-  };
-  auto value = [&](const double* u, double s) {
-    if (!fantasy_gains(u, s, base)) return -HUGE_VAL;
+    const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
     double total = 0.0;
-    for (double g : per_fantasy) total += g;
-    return cost_normalized_gain(total / K, spec.cost(x.data(), s));
+    for (const Eigen::MatrixXd& f : fantasies) {
+      objs = f.leftCols(M);
+      total += inner(objs);
+    }
+    return cost_normalized_gain(total / K - nu_star, spec.cost(x.data(), s));
   };
   // The recommended points (every third row after the Sobol part: a point and
   // its two perturbations) also start the outer search.
@@ -186,35 +178,20 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
   if (best.u.empty()) return std::nullopt;
-  // A knowledge gradient that is zero everywhere (within its Monte Carlo
-  // error) while the recommended set has a hypervolume means the model holds
+  // A knowledge gradient that is zero everywhere (to within the inner search's
+  // rounding) while the recommended set has a hypervolume means the model holds
   // its recommendation settled; divided by the cost, such gains only rank
   // fidelities by price, and the run would spend itself on the cheapest one
-  // whatever it can teach. The chosen candidate's gain is estimated again on
-  // fresh antithetic samples (the search's maximum is biased upwards by the
-  // choice itself); if it is not kg.zero_gain_se standard errors above zero,
-  // or not above kg.zero_gain times the current value (a gain real but too
-  // small to act on), the belief is checked where it matters instead: the recommended
-  // configuration least certain at the target. (With no hypervolume yet, a
-  // zero gain says only that nothing is predicted to reach the reference
-  // point; the search's own choice stands.)
-  const double z_se = spec.param("kg.zero_gain_se", 2.0), rel = spec.param("kg.zero_gain", 1e-8);
-  if (nu_star > 0.0 && z_se >= 0.0) {
-    bool settled = true;
-    if (fantasy_gains(best.u.data(), best.s, gp.draw_base_samples(2 * K, rng))) {
-      // Antithetic pairs are the independent draws.
-      const int pairs = K;
-      std::vector<double> draws;
-      for (int k = 0; k < pairs; ++k) draws.push_back(0.5 * (per_fantasy[k] + per_fantasy[pairs + k]));
-      double mean = 0.0, ss = 0.0;
-      for (double g : draws) mean += g / pairs;
-      for (double g : draws) ss += (g - mean) * (g - mean);
-      const double se = pairs > 1 ? std::sqrt(ss / (pairs - 1) / pairs) : 0.0;
-      settled = mean <= z_se * se || mean <= rel * nu_star;
-    }
-    if (settled) {
-      if (auto check = least_certain_recommended(view, pool_all, n_pool)) return check;
-    }
+  // whatever it can teach. Check the belief where it matters instead: the
+  // recommended configuration least certain at the target. (With no
+  // hypervolume yet, a zero gain says only that nothing is predicted to reach
+  // the reference point; the search's own choice stands.)
+  const double tolerance = spec.param("kg.zero_gain", 1e-6) * nu_star;
+  std::vector<double> xb(d);
+  spec.from_unit(best.u.data(), xb.data());
+  const double best_gain = best.value > 0.0 ? best.value * spec.cost(xb.data(), best.s) : best.value;
+  if (nu_star > 0.0 && best_gain <= tolerance) {
+    if (auto check = least_certain_recommended(view, pool_all, n_pool)) return check;
   }
   return Suggestion{to_user(best.u), best.s};
 }

@@ -15,13 +15,12 @@
 // - K fantasies with fixed base samples (common random numbers), drawn once per
 //   suggestion, so the estimate is a deterministic function of (x, s).
 // - Base samples in antithetic pairs, so first-order Monte Carlo noise cancels.
-// - When the best candidate's gain, estimated again on fresh samples, is within
-//   kg.zero_gain_se standard errors of zero or below kg.zero_gain times the
-//   current value, cost normalization has nothing left
-//   to weigh and would pick the cheapest fidelity every time; the least certain
-//   recommended configuration is evaluated at the target fidelity instead.
+// - When the best estimated gain is zero (at most kg.zero_gain times the current
+//   value), cost normalization has nothing left to weigh and would pick the
+//   cheapest fidelity every time; the least certain recommended configuration
+//   is evaluated at the target fidelity instead.
 // Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
-// kg.pool (256), kg.zero_gain (1e-8), kg.zero_gain_se (2), acq.starts (128), acq.refine (3),
+// kg.pool (256), kg.zero_gain (1e-6), acq.starts (128), acq.refine (3),
 // acq.refine_evals (40), feasibility.threshold (0.5).
 #pragma once
 #include "acq/candidate_search.hpp"

@@ -18,13 +18,9 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"kg.fantasies", "8", "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.pool", "256", "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", "hvkg, rescue: configurations P of the inner maximization's set"},
-      {"kg.zero_gain", "1e-8",
-       "hvkg, rescue: the best candidate's gain also counts as zero when it is at most this fraction of the "
-       "current value (see kg.zero_gain_se)"},
-      {"kg.zero_gain_se", "2",
-       "hvkg, rescue: the best candidate's gain, estimated again on fresh samples, counts as zero unless it is this "
-       "many standard errors above zero; the least certain recommended configuration is then evaluated at the target "
-       "fidelity instead; negative turns it off"},
+      {"kg.zero_gain", "1e-6",
+       "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
+       "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},
       {"recommend.generations", "60", "recommender (rescue_pareto): NSGA-II generations"},
       {"recommend.points", "100", "recommender: most configurations returned (thinned by greedy hypervolume)"},
       {"recommend.population", "100", "recommender: NSGA-II population"},

@@ -611,7 +611,7 @@ namespace {
 // When the model is sure of everything (a front it has seen at every fidelity,
 // identical across fidelities), every knowledge-gradient gain is zero and cost
 // normalization alone would pick the cheapest fidelity forever; the strategy
-// instead checks its recommendation at the target fidelity. kg.zero_gain_se < 0
+// instead checks its recommendation at the target fidelity. kg.zero_gain < 0
 // turns the check off.
 TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
   for (const char* strategy : {"hvkg", "rescue"}) {
@@ -627,7 +627,7 @@ TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
       rescue_problem_set_initial_budget(p, 0.0);
       rescue_problem_set_param(p, "kg.pool", 32);
       rescue_problem_set_param(p, "acq.starts", 16);
-      if (zero_gain != 0.0) rescue_problem_set_param(p, "kg.zero_gain_se", zero_gain);
+      if (zero_gain != 0.0) rescue_problem_set_param(p, "kg.zero_gain", zero_gain);
       rescue_optimizer* opt = nullptr;
       EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
       rescue_problem_free(p);
