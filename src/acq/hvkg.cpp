@@ -49,8 +49,8 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
   return pool;
 }
 
-std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view, const Eigen::MatrixXd& pool,
-                                                          Eigen::Index n_sobol) const {
+std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view,
+                                                          const std::vector<std::vector<double>>& recommended) const {
   const ProblemSpec& spec = view.spec;
   const int d = spec.dim();
   // Configurations already pending at the target are left out: in a settled
@@ -71,12 +71,10 @@ std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view
     }
     return false;
   };
-  // The recommended points are every third row after the Sobol part.
-  std::vector<Eigen::Index> rows;
-  for (Eigen::Index i = n_sobol; i < pool.rows(); i += 3) rows.push_back(i);
-  if (rows.empty()) return std::nullopt;
-  Eigen::MatrixXd z(static_cast<Eigen::Index>(rows.size()), d);
-  for (std::size_t i = 0; i < rows.size(); ++i) z.row(static_cast<Eigen::Index>(i)) = pool.row(rows[i]);
+  if (recommended.empty()) return std::nullopt;
+  Eigen::MatrixXd z(static_cast<Eigen::Index>(recommended.size()), d);
+  for (std::size_t i = 0; i < recommended.size(); ++i)
+    for (int j = 0; j < d; ++j) z(static_cast<Eigen::Index>(i), j) = recommended[i][j];
   Eigen::MatrixXd mean, var;
   model_.predict(with_fidelity(z, model_.target_unit()), &mean, &var);
   // Variance of each output (objectives and constraint metrics) in units of
@@ -89,17 +87,15 @@ std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view
     const double unit = std::max({spread, mean.col(m).cwiseAbs().maxCoeff(), 1e-12});
     score += var.col(m) / (unit * unit);
   }
-  std::vector<double> u(d), x(d);
+  std::vector<double> x(d);
   int chosen = -1;
-  for (Eigen::Index i = 0; i < z.rows(); ++i) {
-    for (int j = 0; j < d; ++j) u[j] = z(i, j);
-    spec.from_unit(u.data(), x.data());
-    if (spec.cost(x.data(), spec.fidelity().target) > view.max_cost || is_pending(u)) continue;
-    if (chosen < 0 || score[i] > score[chosen]) chosen = static_cast<int>(i);
+  for (std::size_t i = 0; i < recommended.size(); ++i) {
+    spec.from_unit(recommended[i].data(), x.data());
+    if (spec.cost(x.data(), spec.fidelity().target) > view.max_cost || is_pending(recommended[i])) continue;
+    if (chosen < 0 || score[static_cast<Eigen::Index>(i)] > score[chosen]) chosen = static_cast<int>(i);
   }
   if (chosen < 0) return std::nullopt;
-  for (int j = 0; j < d; ++j) u[j] = z(chosen, j);
-  return Suggestion{to_user(u), spec.fidelity().target};
+  return Suggestion{to_user(recommended[static_cast<std::size_t>(chosen)]), spec.fidelity().target};
 }
 
 std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
@@ -191,7 +187,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   spec.from_unit(best.u.data(), xb.data());
   const double best_gain = best.value > 0.0 ? best.value * spec.cost(xb.data(), best.s) : best.value;
   if (nu_star > 0.0 && best_gain <= tolerance) {
-    if (auto check = least_certain_recommended(view, pool_all, n_pool)) return check;
+    if (auto check = least_certain_recommended(view, extra)) return check;
   }
   return Suggestion{to_user(best.u), best.s};
 }

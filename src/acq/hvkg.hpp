@@ -47,13 +47,13 @@ class Hvkg : public ModelStrategy {
   virtual double outer_feasibility_floor() const { return 0.0; }
 
  private:
-  /// The suggestion when every estimated gain is zero: the recommended
-  /// configuration (rows n_sobol, n_sobol + 3, ... of the inner pool) whose
-  /// outputs are least certain at the target fidelity, evaluated there; none
-  /// when no recommended configuration is affordable at the target or all are
-  /// already pending there.
-  std::optional<Suggestion> least_certain_recommended(const EngineView& view, const Eigen::MatrixXd& pool,
-                                                      Eigen::Index n_sobol) const;
+  /// The suggestion when every estimated gain is zero: of the recommended
+  /// configurations (unit cube, the same rows that start the outer search), the
+  /// one whose outputs are least certain at the target fidelity, evaluated
+  /// there; none when none is affordable at the target or all are already
+  /// pending there.
+  std::optional<Suggestion> least_certain_recommended(const EngineView& view,
+                                                      const std::vector<std::vector<double>>& recommended) const;
 };
 
 /// Pool of unit configurations for inner maximizations: n Sobol points, the
