@@ -20,7 +20,7 @@
 //   cheapest fidelity every time; the least certain recommended configuration
 //   is evaluated at the target fidelity instead.
 // Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
-// kg.pool (256), kg.zero_gain (1e-6), acq.starts (128), acq.refine (3),
+// kg.pool (256), kg.zero_gain (1e-8), acq.starts (128), acq.refine (3),
 // acq.refine_evals (40), feasibility.threshold (0.5).
 #pragma once
 #include "acq/candidate_search.hpp"
