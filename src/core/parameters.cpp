@@ -18,7 +18,7 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"kg.fantasies", "8", "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.pool", "256", "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", "hvkg, rescue: configurations P of the inner maximization's set"},
-      {"kg.zero_gain", "1e-6",
+      {"kg.zero_gain", "1e-8",
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},
       {"recommend.generations", "60", "recommender (rescue_pareto): NSGA-II generations"},
@@ -31,6 +31,10 @@ const std::vector<ParameterInfo>& known_parameters() {
        "scale, offset and weight"},
       {"rescue.min_feasibility", "0.05",
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
+      {"rescue.prior_at_target", "1",
+       "rescue: 1 evaluates the causal prior (f_do and sigma) at the target fidelity for every fidelity, leaving "
+       "the fidelity discrepancy to the GP's fidelity kernel; 0 evaluates it at the queried fidelity, f_do(x, s), "
+       "as does rescue.fixed_prior = 1"},
       {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
       {"rescue.weight", "0.5", "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
   };

@@ -4,10 +4,12 @@
 #include <cmath>
 
 #include "acq/candidate_search.hpp"
+#include "acq/causal_prior.hpp"
 #include "acq/hvkg.hpp"
 #include "acq/recommender.hpp"
 #include "acq/surrogate.hpp"
 #include "moo/pareto.hpp"
+#include "util/rng.hpp"
 
 namespace {
 
@@ -173,6 +175,44 @@ TEST(CostNormalizedGain, RanksCheapCandidatesFirstWhateverTheSignOfTheGain) {
     }
   }
   EXPECT_EQ(acq::cost_normalized_gain(0.0, 50.0), 0.0);
+}
+
+// By default (rescue.prior_at_target = 1) the causal model is queried at the
+// target fidelity whatever the fidelity of the GP input, so the prior carries
+// no fidelity trend (the GP's fidelity kernel models the discrepancy); with 0,
+// or with the paper's fixed form, the prior is f_do(x, s) and follows the
+// fidelity effect the data show.
+TEST(CausalPrior, PriorAtTargetIgnoresTheQueriedFidelity) {
+  ProblemSpec p;
+  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  p.set_fidelity_range(0.0, 1.0, 1.0);
+  p.add_objective("f1", Sense::Minimize);
+  p.add_objective("f2", Sense::Minimize);
+  Rng rng(3);
+  std::vector<std::vector<double>> rows;
+  for (int i = 0; i < 300; ++i) {
+    const double a = rng.uniform(), s = rng.uniform();
+    rows.push_back({a, s, 2.0 * a + 1.5 * (1.0 - s) + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
+  }
+  const causal::DataTable table = acq::causal_table(p, rows, {}, 0);
+  const causal::CausalPerformanceModel cpm = causal::learn_cpm(table);
+  Eigen::MatrixXd low(3, 2), high(3, 2);
+  low << 0.2, 0.0, 0.5, 0.0, 0.8, 0.0;
+  high << 0.2, 1.0, 0.5, 1.0, 0.8, 1.0;
+  acq::CausalPrior at_target(p, cpm);
+  p.set_param("rescue.prior_at_target", 0);
+  acq::CausalPrior at_s(p, cpm);
+  p.set_param("rescue.prior_at_target", 1);
+  p.set_param("rescue.fixed_prior", 1);
+  acq::CausalPrior paper(p, cpm);
+  const Eigen::MatrixXd m_low = at_s.mean(low), m_high = at_s.mean(high);
+  // The learned fidelity effect on f1 (1.5 from s = 1 down to s = 0).
+  EXPECT_NEAR((m_low - m_high).col(0).mean(), 1.5, 0.3);
+  EXPECT_LE((paper.mean(low) - m_low).cwiseAbs().maxCoeff(), 1e-12);
+  const Eigen::MatrixXd t_low = at_target.mean(low), t_high = at_target.mean(high);
+  EXPECT_LE((t_low - m_high).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LE((t_high - m_high).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LE((at_target.sd(low) - at_s.sd(high)).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 }  // namespace
