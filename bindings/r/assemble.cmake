@@ -18,6 +18,10 @@ file(COPY "${SRC}/R/rescue.R" DESTINATION "${PKG}/R")
 string(JOIN " " cppflags ${incs})
 file(WRITE "${PKG}/src/Makevars"
   "PKG_CPPFLAGS = ${cppflags}\nPKG_LIBS = -L${LIBDIR} -lrescue -Wl,-rpath,${LIBDIR}\nCXX_STD = CXX17\n")
+# An install interrupted earlier (a killed build) leaves R's lock directory
+# behind, and every later install would refuse to run; this build tree is the
+# only writer of the private library, so a lock found here is stale.
+file(REMOVE_RECURSE "${RLIB}/00LOCK-rescue")
 execute_process(COMMAND "${R}" CMD INSTALL --no-test-load --library=${RLIB} "${PKG}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "R CMD INSTALL failed")
