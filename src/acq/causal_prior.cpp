@@ -64,7 +64,15 @@ causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::v
 }
 
 CausalPrior::CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm)
-    : spec_(spec), cpm_(std::move(cpm)) {}
+    : spec_(spec),
+      cpm_(std::move(cpm)),
+      // By default the prior is f_do(x, s_target) at every fidelity: where the
+      // causal model's fidelity effect is cruder than the data's, a mean
+      // f_do(x, s) leaves residuals that change fast with s, the GP learns a
+      // short fidelity lengthscale and low fidelities stop informing the target
+      // (on Park it fitted 0.1-0.5 where the plain GP fits about 9, and the runs
+      // spent their budget near the target). The paper's fixed form keeps f_do(x, s).
+      at_target_(spec.param("rescue.prior_at_target", 1.0) != 0.0 && spec.param("rescue.fixed_prior", 0.0) == 0.0) {}
 
 void CausalPrior::query(const Eigen::MatrixXd& Z) {
   if (Z.rows() == last_z_.rows() && Z.cols() == last_z_.cols() && Z == last_z_) return;
@@ -73,14 +81,6 @@ void CausalPrior::query(const Eigen::MatrixXd& Z) {
   Eigen::MatrixXd X(Z.rows(), d);
   Eigen::VectorXd s(Z.rows());
   const FidelitySpec& f = spec_.fidelity();
-  // By default the prior is f_do(x, s_target) at every fidelity: where the
-  // causal model's fidelity effect is cruder than the data's, a mean f_do(x, s)
-  // leaves residuals that change fast with s, the GP learns a short fidelity
-  // lengthscale and low fidelities stop informing the target (on Park it
-  // fitted 0.1-0.5 where the plain GP fits about 9, and the runs spent their
-  // budget near the target). The paper's fixed form keeps f_do(x, s).
-  const bool at_target =
-      spec_.param("rescue.prior_at_target", 1.0) != 0.0 && spec_.param("rescue.fixed_prior", 0.0) == 0.0;
   for (Eigen::Index i = 0; i < Z.rows(); ++i) {
     for (int j = 0; j < d; ++j) {
       const OptionSpec& o = spec_.options()[j];
@@ -88,7 +88,7 @@ void CausalPrior::query(const Eigen::MatrixXd& Z) {
       X(i, j) = o.kind == OptionKind::LogScale ? std::exp(std::log(o.lower) + u * (std::log(o.upper) - std::log(o.lower)))
                                                : o.lower + u * (o.upper - o.lower);
     }
-    s[i] = f.upper > f.lower && !at_target ? f.lower + Z(i, d) * (f.upper - f.lower) : f.target;
+    s[i] = f.upper > f.lower && !at_target_ ? f.lower + Z(i, d) * (f.upper - f.lower) : f.target;
   }
   // The uncached estimate: a cached value would depend on the batch that first
   // computed it (vectorized arithmetic differs in the last bit across batch

@@ -48,6 +48,7 @@ class CausalPrior {
 
   ProblemSpec spec_;
   causal::CausalPerformanceModel cpm_;
+  bool at_target_;  // query f_do at the target fidelity whatever the input's (rescue.prior_at_target)
   // The two hooks are called at the same inputs one after the other: one query serves both.
   Eigen::MatrixXd last_z_, last_mean_, last_sd_;
 };
