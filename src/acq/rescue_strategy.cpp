@@ -20,6 +20,7 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
   o.hook_coupling = gp::HookCoupling::Coregionalized;
+  o.prior_mode_by_loo = spec.param("rescue.prior_by_loo", 0.0) != 0.0;
   return o;
 }
 
@@ -108,7 +109,14 @@ CausalPrior* Rescue::causal(const EngineView& view) {
 
 bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
   if (!prior_) return false;
-  *out = prior_->mean(z).leftCols(spec_.num_objectives());
+  const int M = spec_.num_objectives();
+  // The calibrated estimates b_m + a_m f_do are the causal model as the data
+  // have judged it: one the fit has switched off (a_m = 0) no longer steers
+  // the inner sets, while a trusted one does as in the paper.
+  if (spec_.param("rescue.ci_calibrated", 0.0) != 0.0)
+    *out = model_.gp().prior_mean(z).leftCols(M);
+  else
+    *out = prior_->mean(z).leftCols(M);
   return true;
 }
 

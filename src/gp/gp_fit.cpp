@@ -84,6 +84,41 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
   return v;
 }
 
+double MultiFidelityGp::loo_log_predictive(const Eigen::VectorXd& theta) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  Hyperparameters h = hp_;
+  layout_.unpack(theta, h);
+  GramFactor F;
+  Eigen::VectorXd alpha;
+  likelihood(h, &F, &alpha, nullptr);
+  // With Q = K^-1 and alpha = Q r, the held-out block I of point i has
+  // predictive covariance C = (Q_II)^-1 and error r_I - mean_I = C alpha_I, so
+  //   log p = -alpha_I^T C alpha_I / 2 + log|Q_II| / 2 - |I| log(2 pi) / 2.
+  const Eigen::MatrixXd Q = F.is_kronecker() ? F.solve(Eigen::MatrixXd::Identity(F.size(), F.size())) : F.inverse();
+  std::vector<std::vector<Eigen::Index>> blocks(static_cast<std::size_t>(X_.rows()));
+  double log_scale = 0.0;  // sum of log s_m over observed entries: back to original units
+  for (std::size_t k = 0; k < obs_i_.size(); ++k) {
+    blocks[static_cast<std::size_t>(obs_i_[k])].push_back(static_cast<Eigen::Index>(k));
+    log_scale += std::log(scale_[obs_m_[k]]);
+  }
+  double total = -log_scale;
+  for (const auto& I : blocks) {
+    if (I.empty()) continue;
+    const Eigen::Index b = static_cast<Eigen::Index>(I.size());
+    Eigen::MatrixXd Qb(b, b);
+    Eigen::VectorXd ab(b);
+    for (Eigen::Index u = 0; u < b; ++u) {
+      ab[u] = alpha[I[u]];
+      for (Eigen::Index v = 0; v < b; ++v) Qb(u, v) = Q(I[u], I[v]);
+    }
+    const Eigen::LLT<Eigen::MatrixXd> llt(Qb);
+    if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
+    const Eigen::MatrixXd Lq = llt.matrixL();
+    total += -0.5 * ab.dot(llt.solve(ab)) + Lq.diagonal().array().log().sum() - 0.5 * double(b) * std::log(2.0 * M_PI);
+  }
+  return std::isfinite(total) ? total : -std::numeric_limits<double>::infinity();
+}
+
 FitReport MultiFidelityGp::fit(Rng& rng) {
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data before fit");
   const int n = layout_.size();
@@ -153,6 +188,16 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   };
   if ((ms >= 0 || hw >= 0) && recheck && ctx.best_theta.size() == n) {
     Eigen::VectorXd x = ctx.best_theta;
+    // Chosen by held-out prediction: the best point of each search is a
+    // candidate (of the main search, of the pinned prior-off search, of the
+    // released one), so each search's evaluations are tracked on their own.
+    std::vector<Eigen::VectorXd> candidates;
+    auto next_candidate = [&] {
+      if (!opt_.prior_mode_by_loo) return;
+      candidates.push_back(ctx.best_theta);
+      ctx.best = -std::numeric_limits<double>::infinity();
+    };
+    next_candidate();
     const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
     double value = 0.0;
     if (prior_on) {
@@ -166,17 +211,44 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       // prior-off point (a wrong prior drags the other hyperparameters along).
       const Eigen::VectorXd previous = starts.front().cwiseMax(plo).cwiseMin(phi);
       if (fitted_ && pinned_value(previous) > pinned_value(x)) x = previous;
+      // Judged by held-out prediction, the prior-off mode must be found as
+      // well as a plain model would find it, so its search may also start
+      // where a plain model's first fit does.
+      if (opt_.prior_mode_by_loo) {
+        const Eigen::VectorXd plain = layout_.pack(base).cwiseMax(plo).cwiseMin(phi);
+        if (pinned_value(plain) > pinned_value(x)) x = plain;
+      }
       nlopt_set_lower_bounds(opt, plo.data());
       nlopt_set_upper_bounds(opt, phi.data());
       nlopt_optimize(opt, x.data(), &value);
       nlopt_set_lower_bounds(opt, lo.data());
       nlopt_set_upper_bounds(opt, hi.data());
+      next_candidate();
     } else {
       if (ms >= 0) x.segment(ms, P_).setOnes();
       if (hw >= 0) x[hw] = 0.0;
     }
     nlopt_optimize(opt, x.data(), &value);
+    next_candidate();
     extra_starts = 1;
+    if (opt_.prior_mode_by_loo) {
+      // The evidence still fits each mode; the held-out density picks among
+      // the searches' best points (the first on a tie).
+      double best_loo = -std::numeric_limits<double>::infinity();
+      ctx.best_theta = candidates.front();
+      for (const Eigen::VectorXd& c : candidates) {
+        double v = -std::numeric_limits<double>::infinity();
+        try {
+          v = loo_log_predictive(c);
+        } catch (const Error&) {
+        }
+        if (v > best_loo) {
+          best_loo = v;
+          ctx.best_theta = c;
+        }
+      }
+      ctx.best = pinned_value(ctx.best_theta);
+    }
   }
   nlopt_destroy(opt);
   if (!std::isfinite(ctx.best) || ctx.best <= -1e299)

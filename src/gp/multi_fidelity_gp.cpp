@@ -362,21 +362,34 @@ void MultiFidelityGp::refactor() {
 
 // ---------------------------------------------------------------- prediction
 
-MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z) const {
-  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
-  check_inputs(Z, "prediction inputs");
-  TestPrior tp;
-  tp.kx = input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
-  tp.mean = Eigen::MatrixXd::Zero(Z.rows(), P_);
-  tp.mean.rowwise() += hp_.mean_constant.transpose();
+Eigen::MatrixXd MultiFidelityGp::prior_mean_std(const Eigen::MatrixXd& Z) const {
+  Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(Z.rows(), P_);
+  mean.rowwise() += hp_.mean_constant.transpose();
   if (mean_hook_) {
     Eigen::MatrixXd h = mean_hook_(Z);
     if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
       fail(Status::Callback, "gp: mean hook must return a finite n x P matrix");
     const Eigen::MatrixXd hs =
         (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
-    tp.mean += hs * hp_.mean_scale.asDiagonal();
+    mean += hs * hp_.mean_scale.asDiagonal();
   }
+  return mean;
+}
+
+Eigen::MatrixXd MultiFidelityGp::prior_mean(const Eigen::MatrixXd& Z) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  check_inputs(Z, "prediction inputs");
+  Eigen::MatrixXd mean = prior_mean_std(Z) * scale_.asDiagonal();
+  mean.rowwise() += center_.transpose();
+  return mean;
+}
+
+MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  check_inputs(Z, "prediction inputs");
+  TestPrior tp;
+  tp.kx = input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
+  tp.mean = prior_mean_std(Z);
   if (kernel_hook_) {
     Eigen::MatrixXd s = kernel_hook_(Z);
     if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())

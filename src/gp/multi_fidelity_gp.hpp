@@ -65,6 +65,11 @@ struct GpOptions {
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
   /// hooks change, and whenever the data have grown past a multiple of this.
   int prior_recheck_rows = 5;
+  /// How that search chooses between the modes: false, by the evidence (log
+  /// marginal likelihood + log prior); true, by the leave-one-out predictive
+  /// density of the data (see loo_log_predictive), which judges the prior by
+  /// how well it predicts held-out points rather than how well it explains all.
+  bool prior_mode_by_loo = false;
 };
 
 struct FitReport {
@@ -131,8 +136,17 @@ class MultiFidelityGp {
   /// Log marginal likelihood (plus log prior when with_prior) at packed theta;
   /// gradient with respect to theta when grad != nullptr.
   double objective(const Eigen::VectorXd& theta, Eigen::VectorXd* grad, bool with_prior) const;
+  /// Leave-one-out log predictive density at packed theta, in original units:
+  /// sum over training points i of log p(y_i | all other points), the outputs
+  /// observed at i held out together (their joint Gaussian predictive with
+  /// observation noise), with the hyperparameters and standardization fixed.
+  double loo_log_predictive(const Eigen::VectorXd& theta) const;
 
   // ---- prediction (original units) ----
+  /// The prior mean b_m + a_m h~_m(z) with the current hyperparameters, in
+  /// original units: the mean hook as the model has calibrated it (the hook
+  /// itself when a_m = 1 and b_m = 0; the constant when there is no hook).
+  Eigen::MatrixXd prior_mean(const Eigen::MatrixXd& Z) const;
   Eigen::MatrixXd posterior_mean(const Eigen::MatrixXd& Z) const;
   /// Marginal variances; with observation_noise the predictive variances.
   void posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
@@ -183,6 +197,7 @@ class MultiFidelityGp {
                     Eigen::VectorXd* grad) const;
   void refactor();
   TestPrior test_prior(const Eigen::MatrixXd& Z) const;
+  Eigen::MatrixXd prior_mean_std(const Eigen::MatrixXd& Z) const;  // n* x P, standardized
   Eigen::MatrixXd cross_covariance(const TestPrior& tp) const;  // nobs x (n* P)
   Eigen::MatrixXd prior_covariance(const Eigen::MatrixXd& Z, const TestPrior& tp) const;
   Eigen::MatrixXd mean_std(const TestPrior& tp) const;  // n* x P standardized posterior mean

@@ -7,6 +7,7 @@
 #include "acq/causal_prior.hpp"
 #include "acq/hvkg.hpp"
 #include "acq/recommender.hpp"
+#include "acq/rescue_strategy.hpp"
 #include "acq/surrogate.hpp"
 #include "moo/pareto.hpp"
 #include "util/rng.hpp"
@@ -213,6 +214,57 @@ TEST(CausalPrior, PriorAtTargetIgnoresTheQueriedFidelity) {
   EXPECT_LE((t_low - m_high).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LE((t_high - m_high).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LE((at_target.sd(low) - at_s.sd(high)).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+
+// Exposes C-HVKG's causal term for checking.
+class RescueProbe : public acq::Rescue {
+ public:
+  using acq::Rescue::Rescue;
+  using acq::Rescue::causal_objectives;
+};
+
+TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
+  ProblemSpec p;
+  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  p.set_fidelity_range(0.0, 1.0, 1.0);
+  p.add_objective("f1", Sense::Minimize);
+  p.add_objective("f2", Sense::Minimize);
+  Rng rng(5);
+  // The logs overstate f1's response to a threefold, so the fitted scale of
+  // the causal mean is far from 1.
+  std::vector<std::vector<double>> rows;
+  for (int i = 0; i < 200; ++i) {
+    const double a = rng.uniform(), s = rng.uniform();
+    rows.push_back({a, s, 6.0 * a + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
+  }
+  std::vector<Observation> obs;
+  for (int i = 0; i < 12; ++i) {
+    Observation o;
+    o.x = {rng.uniform()};
+    o.s = i % 2 ? 1.0 : 0.5;
+    o.y = {2.0 * o.x[0] + 0.01 * rng.normal(), 1.0 - o.x[0] + 0.01 * rng.normal()};
+    o.cost = o.s;
+    obs.push_back(o);
+  }
+  const std::vector<acq::PendingTicket> pending;
+  Eigen::MatrixXd z(4, 2);
+  z << 0.1, 1.0, 0.4, 1.0, 0.7, 1.0, 0.95, 1.0;
+  for (double calibrated : {0.0, 1.0}) {
+    p.set_param("rescue.ci_calibrated", calibrated);
+    RescueProbe r(p);
+    const acq::EngineView view{p, obs, pending, rows, 6.0, HUGE_VAL};
+    Rng srng(1);
+    ASSERT_TRUE(r.suggest(view, srng).has_value());  // learns the causal model and fits the GP
+    acq::RowMatrix ci;
+    ASSERT_TRUE(r.causal_objectives(z, &ci));
+    const Eigen::MatrixXd f_do = r.causal(view)->mean(z).leftCols(2);
+    const Eigen::MatrixXd want = calibrated != 0.0 ? r.model()->gp().prior_mean(z).leftCols(2) : f_do;
+    EXPECT_LE((Eigen::MatrixXd(ci) - want).cwiseAbs().maxCoeff(), 1e-12);
+    if (calibrated != 0.0) {
+      EXPECT_GT((Eigen::MatrixXd(ci) - f_do).cwiseAbs().maxCoeff(), 0.1);
+    }
+  }
 }
 
 }  // namespace

@@ -98,6 +98,15 @@ TEST(GpClosedForm, MeanHookEntersAsScaledStandardizedPrior) {
     const double want = y0 + y0 * (mut(Z(z, 0)) + B * k / (B + noise) * (-mut(0.2)));
     EXPECT_NEAR(mean(z, 0), want, 1e-12);
   }
+  // The calibrated prior alone, c + s mu~(x), away from the data as well.
+  const Eigen::MatrixXd prior = gp.prior_mean(Z);
+  for (int z = 0; z < 3; ++z) EXPECT_NEAR(prior(z, 0), y0 + y0 * mut(Z(z, 0)), 1e-12);
+  // With a = 1 and b = 0 it is the hook itself.
+  h.mean_constant << 0.0;
+  h.mean_scale << 1.0;
+  gp.set_hyperparameters(h);
+  const Eigen::MatrixXd hook = gp.prior_mean(Z);
+  for (int z = 0; z < 3; ++z) EXPECT_NEAR(hook(z, 0), 2.0 + 3.0 * Z(z, 0), 1e-12);
 }
 
 TEST(GpClosedForm, KernelHookAddsWeightedSigmaProduct) {
