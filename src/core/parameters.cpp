@@ -40,7 +40,7 @@ const std::vector<ParameterInfo>& known_parameters() {
        "as does rescue.fixed_prior = 1"},
       {"rescue.prior_by_loo", "0",
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
-       "density, 0 by their evidence"},
+       "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
       {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
       {"rescue.weight", "0.5", "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
   };

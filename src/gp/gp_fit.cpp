@@ -144,6 +144,23 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     starts.push_back(layout_.pack(h));
   }
 
+  // When the prior's mode is searched again (see below): at the first fit,
+  // after the prior changed, and every prior_recheck_rows rows of new data (a
+  // function of the data, so a run restored from a checkpoint makes the same
+  // choices).
+  const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
+  const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
+  const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
+  if (opt_.prior_mode_by_loo && !recheck) {
+    // Between rechecks the prior's own parameters (a_m, w) stay where the
+    // held-out check put them and only the rest is refitted: warm-started at
+    // a prior switched off, the evidence alone climbs straight back to the
+    // mode it prefers (a_m near 1 at the next row), undoing the choice.
+    const Eigen::VectorXd& previous = starts.front();
+    if (ms >= 0) lo.segment(ms, P_) = hi.segment(ms, P_) = previous.segment(ms, P_);
+    if (hw >= 0) lo[hw] = hi[hw] = previous[hw];
+  }
+
   Context ctx;
   ctx.gp = this;
   nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, static_cast<unsigned>(n));
@@ -171,13 +188,8 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // data and a free start at a_m = 0 climbs straight back; so the prior-off
   // mode is first fitted with a_m and w pinned at 0 and the floor, then
   // released. That costs two more local searches, so it is done when the
-  // answer may have changed: at the first fit, after the prior changed, and
-  // every prior_recheck_rows rows of new data (a function of the data, so a
-  // run restored from a checkpoint makes the same choices).
-  const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
+  // answer may have changed (recheck, above).
   int extra_starts = 0;
-  const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
-  const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
   auto pinned_value = [&](const Eigen::VectorXd& t) {
     try {
       const double v = objective(t, nullptr, true);

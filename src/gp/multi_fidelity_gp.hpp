@@ -68,7 +68,8 @@ struct GpOptions {
   /// How that search chooses between the modes: false, by the evidence (log
   /// marginal likelihood + log prior); true, by the leave-one-out predictive
   /// density of the data (see loo_log_predictive), which judges the prior by
-  /// how well it predicts held-out points rather than how well it explains all.
+  /// how well it predicts held-out points rather than how well it explains all;
+  /// the fits between two checks then keep the prior's a_m and w as chosen.
   bool prior_mode_by_loo = false;
 };
 

@@ -226,6 +226,45 @@ TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
   }
 }
 
+// Chosen by leave-one-out, the prior's mode holds between rechecks: the fits
+// on the next rows keep a_m and w where the check put them (warm-started at a
+// prior switched off, the evidence alone climbs back to the mode it prefers)
+// while the other hyperparameters follow the data.
+TEST(GpLearning, ALeaveOneOutChoiceHoldsUntilTheNextRecheck) {
+  int switched_off = 0;
+  for (int seed = 0; seed < 5; ++seed) {
+    SCOPED_TRACE(seed);
+    Rng rng(900 + seed);
+    Eigen::MatrixXd X = testing::uniform_matrix(45, 3, rng);
+    X.col(2) = X.col(2).array().square();
+    const Eigen::MatrixXd Y = branin_currin(X);
+    GpOptions o = learned_prior_options(true);
+    MultiFidelityGp gp(3, 2, o);
+    gp.set_data(X.topRows(40), Y.topRows(40));
+    Rng r(seed);
+    gp.fit(r);
+    const QuadraticPrior prior(X.topRows(40), Y.topRows(40));
+    gp.set_mean_hook(prior.mean());
+    gp.set_kernel_hook(prior.sigma());
+    gp.fit(r);  // a recheck: the prior has changed
+    const Hyperparameters chosen = gp.hyperparameters();
+    if (chosen.mean_scale.cwiseAbs().maxCoeff() < 0.5) ++switched_off;
+    Hyperparameters last = chosen;
+    for (int rows = 41; rows < 45; ++rows) {  // 40 / 5 == 44 / 5: no recheck
+      gp.set_data(X.topRows(rows), Y.topRows(rows));
+      gp.fit(r);
+      const Hyperparameters& h = gp.hyperparameters();
+      EXPECT_EQ(h.mean_scale, chosen.mean_scale) << "rows " << rows;
+      EXPECT_EQ(h.log_hook_weight, chosen.log_hook_weight) << "rows " << rows;
+      EXPECT_NE(h.log_lengthscale, last.log_lengthscale) << "rows " << rows << ": the rest was not refitted";
+      last = h;
+    }
+    std::cout << "seed " << seed << ": mean scales chosen " << chosen.mean_scale.transpose() << ", after four rows "
+              << gp.hyperparameters().mean_scale.transpose() << "\n";
+  }
+  EXPECT_GE(switched_off, 1) << "no seed exercises a prior switched off";
+}
+
 // And the converse: a prior that is right is used, and it helps.
 TEST(GpLearning, ARightPriorIsUsed) {
   for (bool by_loo : {false, true}) {
