@@ -7,4 +7,4 @@ set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set yrange [0:*]
-plot 'adv/plots/branin-currin-adversarial-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'ehvi', 'adv/plots/branin-currin-adversarial-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'hvkg', 'adv/plots/branin-currin-adversarial-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'rescue'
+plot 'branin-currin-adversarial/plots/branin-currin-adversarial-fidelity.dat' using 2:xtic(sprintf('%.2f', $1)) lc rgb '#1b9e77' title 'ehvi', 'branin-currin-adversarial/plots/branin-currin-adversarial-fidelity.dat' using 3:xtic(sprintf('%.2f', $1)) lc rgb '#d95f02' title 'hvkg', 'branin-currin-adversarial/plots/branin-currin-adversarial-fidelity.dat' using 4:xtic(sprintf('%.2f', $1)) lc rgb '#7570b3' title 'rescue', 'branin-currin-adversarial/plots/branin-currin-adversarial-fidelity.dat' using 5:xtic(sprintf('%.2f', $1)) lc rgb '#e7298a' title 'rescue-loo-cal'

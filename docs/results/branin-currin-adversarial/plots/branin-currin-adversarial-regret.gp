@@ -5,6 +5,7 @@ set key top right noenhanced
 set grid
 set style fill transparent solid 0.18 noborder
 set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lc rgb '#888888'
-plot 'adv/plots/branin-currin-adversarial-regret.dat' using 1:($2-$3):($2+$3) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:2 with lines lw 2 lc rgb '#1b9e77' title 'ehvi', \
-     'adv/plots/branin-currin-adversarial-regret.dat' using 1:($4-$5):($4+$5) with filledcurves lc rgb '#d95f02' notitle, '' using 1:4 with lines lw 2 lc rgb '#d95f02' title 'hvkg', \
-     'adv/plots/branin-currin-adversarial-regret.dat' using 1:($6-$7):($6+$7) with filledcurves lc rgb '#7570b3' notitle, '' using 1:6 with lines lw 2 lc rgb '#7570b3' title 'rescue'
+plot 'branin-currin-adversarial/plots/branin-currin-adversarial-regret.dat' using 1:($2-$3):($2+$3) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:2 with lines lw 2 lc rgb '#1b9e77' title 'ehvi', \
+     'branin-currin-adversarial/plots/branin-currin-adversarial-regret.dat' using 1:($4-$5):($4+$5) with filledcurves lc rgb '#d95f02' notitle, '' using 1:4 with lines lw 2 lc rgb '#d95f02' title 'hvkg', \
+     'branin-currin-adversarial/plots/branin-currin-adversarial-regret.dat' using 1:($6-$7):($6+$7) with filledcurves lc rgb '#7570b3' notitle, '' using 1:6 with lines lw 2 lc rgb '#7570b3' title 'rescue', \
+     'branin-currin-adversarial/plots/branin-currin-adversarial-regret.dat' using 1:($8-$9):($8+$9) with filledcurves lc rgb '#e7298a' notitle, '' using 1:8 with lines lw 2 lc rgb '#e7298a' title 'rescue-loo-cal'
