@@ -20,7 +20,7 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
   o.hook_coupling = gp::HookCoupling::Coregionalized;
-  o.prior_mode_by_loo = spec.param("rescue.prior_by_loo", 0.0) != 0.0;
+  o.prior_mode_by_loo = spec.param("rescue.prior_by_loo", 1.0) != 0.0;
   return o;
 }
 
@@ -113,7 +113,8 @@ bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
   // The calibrated estimates b_m + a_m f_do are the causal model as the data
   // have judged it: one the fit has switched off (a_m = 0) no longer steers
   // the inner sets, while a trusted one does as in the paper.
-  if (spec_.param("rescue.ci_calibrated", 0.0) != 0.0)
+  // The paper's fixed form (a_m = 1, b_m = 0) uses f_do itself.
+  if (spec_.param("rescue.ci_calibrated", 1.0) != 0.0 && spec_.param("rescue.fixed_prior", 0.0) == 0.0)
     *out = model_.gp().prior_mean(z).leftCols(M);
   else
     *out = prior_->mean(z).leftCols(M);

@@ -17,17 +17,17 @@
 //   learned scale a_m and offset b_m per output and w_c is learned; with
 //   rescue.fixed_prior = 1, a_m = 1, b_m = 0 and w_c = 1: the paper's form.
 //   Whether the prior is on (a_m near 1) or off (a_m = 0) is decided by the
-//   evidence, or with rescue.prior_by_loo = 1 by the leave-one-out predictive
-//   density (gp_fit.cpp).
+//   leave-one-out predictive density (rescue.prior_by_loo = 1, the default;
+//   0 by the evidence, which can keep a prior that predicts worse; gp_fit.cpp).
 // - By default (rescue.prior_at_target = 1) f_do and sigma are evaluated at
 //   the target fidelity for every fidelity s, and the fidelity discrepancy is
 //   left to k_fid (causal_prior.cpp says why); 0, or the fixed form, uses
 //   f_do(x, s) and sigma(x, s) as in the paper.
 // - C-HVKG: as hvkg, with the inner selection maximizing HV_GP + w HV_CI
 //   (w = rescue.weight, default 0.5), HV_CI the hypervolume of f_do at the
-//   target of the same set (with rescue.ci_calibrated = 1, of the GP's
-//   calibrated b_m + a_m f_do, so a prior the fit switched off no longer
-//   steers the inner sets); the outer maximization skips candidates whose
+//   target of the same set, by default (rescue.ci_calibrated = 1) of the
+//   GP's calibrated b_m + a_m f_do, so a prior the fit switched off no longer
+//   steers the inner sets (0, or the fixed form: f_do itself); the outer maximization skips candidates whose
 //   probability of feasibility at the target is below rescue.min_feasibility
 //   (default 0.05; the paper's E[g(x, s_target)] > 0).
 // - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;

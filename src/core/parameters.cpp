@@ -25,9 +25,9 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"recommend.points", "100", "recommender: most configurations returned (thinned by greedy hypervolume)"},
       {"recommend.population", "100", "recommender: NSGA-II population"},
       {"rescue.alpha", "0.05", "rescue: significance level of PC's conditional independence tests"},
-      {"rescue.ci_calibrated", "0",
+      {"rescue.ci_calibrated", "1",
        "rescue: 1 computes HV_CI from the causal estimates as the GP has calibrated them (b_m + a_m f_do), 0 from "
-       "f_do itself as the paper does"},
+       "f_do itself as the paper does (as does rescue.fixed_prior = 1)"},
       {"rescue.discovery", "0", "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
       {"rescue.fixed_prior", "0",
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
@@ -38,7 +38,7 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 evaluates the causal prior (f_do and sigma) at the target fidelity for every fidelity, leaving "
        "the fidelity discrepancy to the GP's fidelity kernel; 0 evaluates it at the queried fidelity, f_do(x, s), "
        "as does rescue.fixed_prior = 1"},
-      {"rescue.prior_by_loo", "0",
+      {"rescue.prior_by_loo", "1",
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
        "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
       {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
