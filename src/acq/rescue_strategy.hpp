@@ -27,8 +27,9 @@
 //   (w = rescue.weight, default 0.5), HV_CI the hypervolume of f_do at the
 //   target of the same set, by default (rescue.ci_calibrated = 1) of the
 //   GP's calibrated b_m + a_m f_do, so a prior the fit switched off no longer
-//   steers the inner sets (0, or the fixed form: f_do itself); the outer maximization skips candidates whose
-//   probability of feasibility at the target is below rescue.min_feasibility
+//   steers the inner sets (0, or the fixed form: f_do itself); the outer
+//   maximization skips candidates whose probability of feasibility at the
+//   target is below rescue.min_feasibility
 //   (default 0.05; the paper's E[g(x, s_target)] > 0).
 // - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;
 //   rescue.alpha the PC significance level (0.05). A user DAG (rescue_set_dag)

@@ -250,8 +250,11 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
   const std::vector<acq::PendingTicket> pending;
   Eigen::MatrixXd z(4, 2);
   z << 0.1, 1.0, 0.4, 1.0, 0.7, 1.0, 0.95, 1.0;
-  for (double calibrated : {0.0, 1.0}) {
+  // {ci_calibrated, fixed_prior}: the paper's fixed form keeps f_do itself.
+  for (const auto& [calibrated, fixed] : {std::pair{0.0, 0.0}, std::pair{1.0, 0.0}, std::pair{1.0, 1.0}}) {
+    SCOPED_TRACE(testing::Message() << "ci_calibrated " << calibrated << ", fixed_prior " << fixed);
     p.set_param("rescue.ci_calibrated", calibrated);
+    p.set_param("rescue.fixed_prior", fixed);
     RescueProbe r(p);
     const acq::EngineView view{p, obs, pending, rows, 6.0, HUGE_VAL};
     Rng srng(1);
@@ -259,9 +262,10 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
     acq::RowMatrix ci;
     ASSERT_TRUE(r.causal_objectives(z, &ci));
     const Eigen::MatrixXd f_do = r.causal(view)->mean(z).leftCols(2);
-    const Eigen::MatrixXd want = calibrated != 0.0 ? r.model()->gp().prior_mean(z).leftCols(2) : f_do;
+    const bool use_calibrated = calibrated != 0.0 && fixed == 0.0;
+    const Eigen::MatrixXd want = use_calibrated ? r.model()->gp().prior_mean(z).leftCols(2) : f_do;
     EXPECT_LE((Eigen::MatrixXd(ci) - want).cwiseAbs().maxCoeff(), 1e-12);
-    if (calibrated != 0.0) {
+    if (use_calibrated) {
       EXPECT_GT((Eigen::MatrixXd(ci) - f_do).cwiseAbs().maxCoeff(), 0.1);
     }
   }
