@@ -211,8 +211,13 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     };
     next_candidate();
     const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
+    const Eigen::VectorXd main_best = x;
     double value = 0.0;
-    if (prior_on) {
+    // Judged by held-out prediction, the plain model (a_m = 0, w at its floor)
+    // is always a candidate: a main search that left the prior's mean off can
+    // still sit where the causal kernel term carries weight (a_m near 0, w
+    // near 1), and without this search the plain model would never be tried.
+    if (prior_on || opt_.prior_mode_by_loo) {
       Eigen::VectorXd plo = lo, phi = hi;
       if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
       if (hw >= 0) phi[hw] = plo[hw];
@@ -236,7 +241,10 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       nlopt_set_lower_bounds(opt, lo.data());
       nlopt_set_upper_bounds(opt, hi.data());
       next_candidate();
-    } else {
+    }
+    if (!prior_on) {
+      // The other mode from the main search's point: the prior fully on.
+      x = main_best;
       if (ms >= 0) x.segment(ms, P_).setOnes();
       if (hw >= 0) x[hw] = 0.0;
     }
