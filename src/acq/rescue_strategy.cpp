@@ -84,8 +84,13 @@ void Rescue::learn(const ProblemSpec& spec, const std::vector<std::vector<double
   prior_ = next;
   preview_.reset();
   std::shared_ptr<CausalPrior> prior = prior_;
-  model_.set_prior([prior](const Eigen::MatrixXd& Z) { return prior->mean(Z); },
-                   [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); });
+  // The causal kernel term sigma sigma' of MF-CGP can be left out (the
+  // estimates then enter as the prior mean only); the paper's fixed form keeps it.
+  const bool kernel_term =
+      spec.param("rescue.causal_kernel", 1.0) != 0.0 || spec.param("rescue.fixed_prior", 0.0) != 0.0;
+  gp::KernelHook sigma;
+  if (kernel_term) sigma = [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); };
+  model_.set_prior([prior](const Eigen::MatrixXd& Z) { return prior->mean(Z); }, std::move(sigma));
 }
 
 void Rescue::before_fit(const EngineView& view) {

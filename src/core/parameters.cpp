@@ -25,6 +25,10 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"recommend.points", "100", "recommender: most configurations returned (thinned by greedy hypervolume)"},
       {"recommend.population", "100", "recommender: NSGA-II population"},
       {"rescue.alpha", "0.05", "rescue: significance level of PC's conditional independence tests"},
+      {"rescue.causal_kernel", "1",
+       "rescue: 1 adds the causal kernel term sigma(x, s) sigma(x', s'), with its learned weight, to the GP's "
+       "kernel; 0 leaves it out, so the causal estimates enter as the prior mean only (rescue.fixed_prior = 1 "
+       "keeps it)"},
       {"rescue.ci_calibrated", "1",
        "rescue: 1 computes HV_CI from the causal estimates as the GP has calibrated them (b_m + a_m f_do), 0 from "
        "f_do itself as the paper does (as does rescue.fixed_prior = 1)"},

@@ -271,4 +271,53 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
   }
 }
 
+// rescue.causal_kernel = 0 leaves the kernel term sigma sigma' out of MF-CGP
+// and keeps the causal mean; the paper's fixed form always has the term.
+TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
+  ProblemSpec p;
+  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  p.set_fidelity_range(0.0, 1.0, 1.0);
+  p.add_objective("f1", Sense::Minimize);
+  p.add_objective("f2", Sense::Minimize);
+  Rng rng(6);
+  std::vector<std::vector<double>> rows;
+  for (int i = 0; i < 200; ++i) {
+    const double a = rng.uniform(), s = rng.uniform();
+    rows.push_back({a, s, 2.0 * a + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
+  }
+  std::vector<Observation> obs;
+  for (int i = 0; i < 12; ++i) {
+    Observation o;
+    o.x = {rng.uniform()};
+    o.s = i % 2 ? 1.0 : 0.5;
+    o.y = {2.0 * o.x[0] + 0.01 * rng.normal(), 1.0 - o.x[0] + 0.01 * rng.normal()};
+    o.cost = o.s;
+    obs.push_back(o);
+  }
+  const std::vector<acq::PendingTicket> pending;
+  Eigen::MatrixXd z(3, 2);
+  z << 0.1, 1.0, 0.5, 1.0, 0.9, 1.0;
+  // {causal_kernel, fixed_prior}
+  for (const auto& [kernel, fixed] : {std::pair{1.0, 0.0}, std::pair{0.0, 0.0}, std::pair{0.0, 1.0}}) {
+    SCOPED_TRACE(testing::Message() << "causal_kernel " << kernel << ", fixed_prior " << fixed);
+    p.set_param("rescue.causal_kernel", kernel);
+    p.set_param("rescue.fixed_prior", fixed);
+    RescueProbe r(p);
+    const acq::EngineView view{p, obs, pending, rows, 6.0, HUGE_VAL};
+    Rng srng(1);
+    ASSERT_TRUE(r.suggest(view, srng).has_value());
+    const gp::MultiFidelityGp& g = r.model()->gp();
+    const bool with_term = kernel != 0.0 || fixed != 0.0;
+    EXPECT_EQ(g.prepare_pool(z).hook_sigma.size() > 0, with_term);
+    EXPECT_EQ(g.layout().hook_weight_offset() >= 0, kernel != 0.0 && fixed == 0.0);
+    // The causal mean stays in either case.
+    const Eigen::MatrixXd f_do = r.causal(view)->mean(z);
+    if (fixed != 0.0) {
+      EXPECT_LE((g.prior_mean(z) - f_do).cwiseAbs().maxCoeff(), 1e-9);
+    } else {
+      EXPECT_GE(g.layout().mean_scale_offset(), 0);
+    }
+  }
+}
+
 }  // namespace
