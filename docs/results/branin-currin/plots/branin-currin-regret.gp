@@ -15,4 +15,7 @@ plot 'branin-currin/plots/branin-currin-regret.dat' using 1:($2-$3):($2+$3) with
      'branin-currin/plots/branin-currin-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'rescue-w0', \
      'branin-currin/plots/branin-currin-regret.dat' using 1:($18-$19):($18+$19) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:18 with lines lw 2 lc rgb '#1b9e77' title 'rescue-loo-cal', \
      'branin-currin/plots/branin-currin-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-hold', \
-     'branin-currin/plots/branin-currin-regret.dat' using 1:($22-$23):($22+$23) with filledcurves lc rgb '#7570b3' notitle, '' using 1:22 with lines lw 2 lc rgb '#7570b3' title 'rescue-plain'
+     'branin-currin/plots/branin-currin-regret.dat' using 1:($22-$23):($22+$23) with filledcurves lc rgb '#7570b3' notitle, '' using 1:22 with lines lw 2 lc rgb '#7570b3' title 'rescue-plain', \
+     'branin-currin/plots/branin-currin-regret.dat' using 1:($24-$25):($24+$25) with filledcurves lc rgb '#e7298a' notitle, '' using 1:24 with lines lw 2 lc rgb '#e7298a' title 'hvkg-rerun', \
+     'branin-currin/plots/branin-currin-regret.dat' using 1:($26-$27):($26+$27) with filledcurves lc rgb '#66a61e' notitle, '' using 1:26 with lines lw 2 lc rgb '#66a61e' title 'hvkg-pool255', \
+     'branin-currin/plots/branin-currin-regret.dat' using 1:($28-$29):($28+$29) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:28 with lines lw 2 lc rgb '#e6ab02' title 'hvkg-starts127'
