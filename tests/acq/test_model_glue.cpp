@@ -224,29 +224,44 @@ class RescueProbe : public acq::Rescue {
   using acq::Rescue::causal_objectives;
 };
 
-TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
+// One option, two objectives: 200 log rows in which f1 responds to a with
+// slope log_slope, and 12 evaluations at s = 0.5 and 1 where it responds with
+// slope 2 (f2 = 1 - a in both).
+struct LineProblem {
   ProblemSpec p;
-  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
-  p.set_fidelity_range(0.0, 1.0, 1.0);
-  p.add_objective("f1", Sense::Minimize);
-  p.add_objective("f2", Sense::Minimize);
-  Rng rng(5);
-  // The logs overstate f1's response to a threefold, so the fitted scale of
-  // the causal mean is far from 1.
   std::vector<std::vector<double>> rows;
+  std::vector<Observation> obs;
+};
+
+LineProblem line_problem(std::uint64_t seed, double log_slope) {
+  LineProblem t;
+  t.p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  t.p.set_fidelity_range(0.0, 1.0, 1.0);
+  t.p.add_objective("f1", Sense::Minimize);
+  t.p.add_objective("f2", Sense::Minimize);
+  Rng rng(seed);
   for (int i = 0; i < 200; ++i) {
     const double a = rng.uniform(), s = rng.uniform();
-    rows.push_back({a, s, 6.0 * a + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
+    t.rows.push_back({a, s, log_slope * a + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
   }
-  std::vector<Observation> obs;
   for (int i = 0; i < 12; ++i) {
     Observation o;
     o.x = {rng.uniform()};
     o.s = i % 2 ? 1.0 : 0.5;
     o.y = {2.0 * o.x[0] + 0.01 * rng.normal(), 1.0 - o.x[0] + 0.01 * rng.normal()};
     o.cost = o.s;
-    obs.push_back(o);
+    t.obs.push_back(o);
   }
+  return t;
+}
+
+TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
+  // The logs overstate f1's response to a threefold, so the fitted scale of
+  // the causal mean is far from 1.
+  LineProblem t = line_problem(5, 6.0);
+  ProblemSpec& p = t.p;
+  const auto& rows = t.rows;
+  const auto& obs = t.obs;
   const std::vector<acq::PendingTicket> pending;
   Eigen::MatrixXd z(4, 2);
   z << 0.1, 1.0, 0.4, 1.0, 0.7, 1.0, 0.95, 1.0;
@@ -274,26 +289,10 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
 // rescue.causal_kernel = 0 leaves the kernel term sigma sigma' out of MF-CGP
 // and keeps the causal mean; the paper's fixed form always has the term.
 TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
-  ProblemSpec p;
-  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
-  p.set_fidelity_range(0.0, 1.0, 1.0);
-  p.add_objective("f1", Sense::Minimize);
-  p.add_objective("f2", Sense::Minimize);
-  Rng rng(6);
-  std::vector<std::vector<double>> rows;
-  for (int i = 0; i < 200; ++i) {
-    const double a = rng.uniform(), s = rng.uniform();
-    rows.push_back({a, s, 2.0 * a + 0.05 * rng.normal(), 1.0 - a + 0.05 * rng.normal()});
-  }
-  std::vector<Observation> obs;
-  for (int i = 0; i < 12; ++i) {
-    Observation o;
-    o.x = {rng.uniform()};
-    o.s = i % 2 ? 1.0 : 0.5;
-    o.y = {2.0 * o.x[0] + 0.01 * rng.normal(), 1.0 - o.x[0] + 0.01 * rng.normal()};
-    o.cost = o.s;
-    obs.push_back(o);
-  }
+  LineProblem t = line_problem(6, 2.0);
+  ProblemSpec& p = t.p;
+  const auto& rows = t.rows;
+  const auto& obs = t.obs;
   const std::vector<acq::PendingTicket> pending;
   Eigen::MatrixXd z(3, 2);
   z << 0.1, 1.0, 0.5, 1.0, 0.9, 1.0;
