@@ -14,4 +14,5 @@ plot 'park/plots/park-regret.dat' using 1:($2-$3):($2+$3) with filledcurves lc r
      'park/plots/park-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'rescue', \
      'park/plots/park-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'rescue-w0', \
      'park/plots/park-regret.dat' using 1:($18-$19):($18+$19) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:18 with lines lw 2 lc rgb '#1b9e77' title 'rescue-loo-cal', \
-     'park/plots/park-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-hold'
+     'park/plots/park-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-hold', \
+     'park/plots/park-regret.dat' using 1:($22-$23):($22+$23) with filledcurves lc rgb '#7570b3' notitle, '' using 1:22 with lines lw 2 lc rgb '#7570b3' title 'hvkg-rerun'
