@@ -169,6 +169,14 @@ struct QuadraticPrior {
   }
 };
 
+// n configurations of multi-fidelity Branin-Currin with the fidelity drawn as
+// u^2, so mostly cheap fidelities, as a run has.
+Eigen::MatrixXd mostly_cheap_inputs(int n, Rng& rng) {
+  Eigen::MatrixXd X = testing::uniform_matrix(n, 3, rng);
+  X.col(2) = X.col(2).array().square();
+  return X;
+}
+
 GpOptions learned_prior_options(bool by_loo = false) {
   GpOptions o;
   o.learn_mean_scale = true;
@@ -189,8 +197,7 @@ TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
     const int seeds = by_loo ? 5 : 10;  // the second rule on fewer seeds, to keep the test short
     for (int seed = 0; seed < seeds; ++seed) {
       Rng rng(900 + seed);
-      Eigen::MatrixXd X = testing::uniform_matrix(70, 3, rng);
-      X.col(2) = X.col(2).array().square();  // mostly cheap fidelities, as a run has
+      const Eigen::MatrixXd X = mostly_cheap_inputs(70, rng);
       const Eigen::MatrixXd Y = branin_currin(X);
       Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
       Xtest.col(2).setOnes();
@@ -235,8 +242,7 @@ TEST(GpLearning, ALeaveOneOutChoiceHoldsUntilTheNextRecheck) {
   for (int seed = 0; seed < 5; ++seed) {
     SCOPED_TRACE(seed);
     Rng rng(900 + seed);
-    Eigen::MatrixXd X = testing::uniform_matrix(45, 3, rng);
-    X.col(2) = X.col(2).array().square();
+    const Eigen::MatrixXd X = mostly_cheap_inputs(45, rng);
     const Eigen::MatrixXd Y = branin_currin(X);
     GpOptions o = learned_prior_options(true);
     MultiFidelityGp gp(3, 2, o);
@@ -275,8 +281,7 @@ TEST(GpLearning, ALeaveOneOutChoiceIsNeverWorseThanThePlainModel) {
   for (int seed = 0; seed < 6; ++seed) {
     SCOPED_TRACE(seed);
     Rng rng(1300 + seed);
-    Eigen::MatrixXd X = testing::uniform_matrix(50, 3, rng);
-    X.col(2) = X.col(2).array().square();
+    const Eigen::MatrixXd X = mostly_cheap_inputs(50, rng);
     const Eigen::MatrixXd Y = branin_currin(X);
     MultiFidelityGp gp(3, 2, learned_prior_options(true));
     gp.set_data(X, Y);
@@ -311,8 +316,7 @@ TEST(GpLearning, ARightPriorIsUsed) {
   for (bool by_loo : {false, true}) {
     SCOPED_TRACE(by_loo ? "modes chosen by leave-one-out" : "modes chosen by the evidence");
     Rng rng(950);
-    Eigen::MatrixXd X = testing::uniform_matrix(30, 3, rng);
-    X.col(2) = X.col(2).array().square();
+    const Eigen::MatrixXd X = mostly_cheap_inputs(30, rng);
     const Eigen::MatrixXd Y = branin_currin(X);
     Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
     Xtest.col(2).setOnes();
