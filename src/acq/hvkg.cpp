@@ -98,6 +98,60 @@ std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view
   return Suggestion{to_user(recommended[static_cast<std::size_t>(chosen)]), spec.fidelity().target};
 }
 
+std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
+                                                 const Eigen::MatrixXd& mean, const Eigen::MatrixXd& var,
+                                                 const Eigen::MatrixXd& pool, Rng& rng) const {
+  const ProblemSpec& spec = view.spec;
+  const int d = spec.dim();
+  const gp::MultiFidelityGp& gp = model_.gp();
+  // Sigma-point fantasies: with them the variance each fantasy's probability
+  // of feasibility needs is the exact posterior variance after the observation.
+  const Eigen::MatrixXd base = gp.sigma_point_samples();
+  const gp::PreparedPool prepared = gp.prepare_pool(z);
+  const double best_now = model_.probability_feasible(mean, var).maxCoeff();
+  std::vector<double> x(d);
+  Eigen::VectorXd cand(d + 1);
+  auto value = [&](const double* u, double s) {
+    spec.from_unit(u, x.data());
+    for (int j = 0; j < d; ++j) cand[j] = u[j];
+    cand[d] = spec.fidelity().unit(s);
+    const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
+    // With the variance the observation leaves, each fantasy's probability of
+    // feasibility is the one the model would then hold: a martingale, whose
+    // expected best over the pool exceeds today's best only by what the
+    // observation can tell apart.
+    const Eigen::MatrixXd after = gp::fantasy_variance(var, mean, fantasies);
+    double total = 0.0;
+    for (const Eigen::MatrixXd& f : fantasies) total += model_.probability_feasible(f, after).maxCoeff();
+    return cost_normalized_gain(total / static_cast<double>(fantasies.size()) - best_now, spec.cost(x.data(), s));
+  };
+  // Start the search also from the configurations closest to feasible.
+  const Eigen::VectorXd pof = model_.probability_feasible(mean, var);
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(pof.size()));
+  for (Eigen::Index i = 0; i < pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+  const std::size_t n_extra = std::min<std::size_t>(8, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_extra), order.end(),
+                    [&](Eigen::Index a, Eigen::Index b) { return pof[a] > pof[b]; });
+  std::vector<std::vector<double>> extra;
+  for (std::size_t i = 0; i < n_extra; ++i) {
+    std::vector<double> u(d);
+    for (int j = 0; j < d; ++j) u[j] = pool(order[i], j);
+    extra.push_back(u);
+  }
+  const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
+  if (best.u.empty() || !(best.value > 0.0)) {
+    // No observation is expected to move any belief about feasibility: check
+    // the configuration closest to feasible where it counts, at the target.
+    if (!extra.empty()) {
+      spec.from_unit(extra.front().data(), x.data());
+      if (spec.cost(x.data(), spec.fidelity().target) <= view.max_cost)
+        return Suggestion{to_user(extra.front()), spec.fidelity().target};
+    }
+    return std::nullopt;
+  }
+  return Suggestion{to_user(best.u), best.s};
+}
+
 std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const ProblemSpec& spec = view.spec;
   const int d = spec.dim(), M = spec.num_objectives();
@@ -118,7 +172,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     const Eigen::VectorXd pof = model_.probability_feasible(mean, var);
     for (Eigen::Index i = 0; i < pof.size(); ++i)
       if (pof[i] >= threshold) keep.push_back(i);
-    if (keep.empty()) return std::nullopt;  // nothing predicted feasible yet: explore cost-aware
+    if (keep.empty()) return seek_feasibility(view, z_all, mean, var, pool_all, rng);
   } else {
     for (Eigen::Index i = 0; i < pool_all.rows(); ++i) keep.push_back(i);
   }

@@ -15,6 +15,12 @@
 // - K fantasies with fixed base samples (common random numbers), drawn once per
 //   suggestion, so the estimate is a deterministic function of (x, s).
 // - Base samples in antithetic pairs, so first-order Monte Carlo noise cancels.
+// - While nothing in the pool is predicted feasible at the target, every gain
+//   above is zero; the search then values (x, s) by how much observing it is
+//   expected to raise the best probability of feasibility at the target (a
+//   knowledge gradient of max PF, with the posterior variances the observation
+//   leaves), divided by the cost. Cheap fidelities win only where the model
+//   holds them informative about the target's constraints.
 // - When the best estimated gain is zero (at most kg.zero_gain times the current
 //   value), cost normalization has nothing left to weigh and would pick the
 //   cheapest fidelity every time; the least certain recommended configuration
@@ -52,6 +58,15 @@ class Hvkg : public ModelStrategy {
   /// one whose outputs are least certain at the target fidelity, evaluated
   /// there; none when none is affordable at the target or all are already
   /// pending there.
+  /// The suggestion while no pool configuration is predicted feasible at the
+  /// target (every inner set empty, so every hypervolume gain zero): the
+  /// knowledge gradient of the best probability of feasibility at the target
+  /// over the pool (z, its unit configurations `pool`, with the posterior mean
+  /// and variance there), divided by the cost; when no observation is expected
+  /// to change it, the configuration most likely feasible, at the target.
+  std::optional<Suggestion> seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
+                                             const Eigen::MatrixXd& mean, const Eigen::MatrixXd& var,
+                                             const Eigen::MatrixXd& pool, Rng& rng) const;
   std::optional<Suggestion> least_certain_recommended(const EngineView& view,
                                                       const std::vector<std::vector<double>>& recommended) const;
 };

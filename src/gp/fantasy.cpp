@@ -49,6 +49,27 @@ Eigen::MatrixXd MultiFidelityGp::draw_base_samples(int num_fantasies, Rng& rng) 
   return E;
 }
 
+Eigen::MatrixXd MultiFidelityGp::sigma_point_samples() const {
+  Eigen::MatrixXd E = Eigen::MatrixXd::Zero(2 * P_, P_);
+  const double r = std::sqrt(static_cast<double>(P_));
+  for (int m = 0; m < P_; ++m) {
+    E(m, m) = r;
+    E(P_ + m, m) = -r;
+  }
+  return E;
+}
+
+Eigen::MatrixXd fantasy_variance(const Eigen::MatrixXd& variance, const Eigen::MatrixXd& mean,
+                                 const std::vector<Eigen::MatrixXd>& sigma_point_means) {
+  // The fantasy mean at a pool point is mean + a e with e ~ N(0, I_P); over the
+  // 2P sigma points +-sqrt(P) u_p the squared moves sum to 2P |a|^2, and |a|^2
+  // is what the observation removes from the variance (law of total variance).
+  const auto K = static_cast<double>(sigma_point_means.size());
+  Eigen::MatrixXd moved = Eigen::MatrixXd::Zero(variance.rows(), variance.cols());
+  for (const Eigen::MatrixXd& f : sigma_point_means) moved += (f - mean).cwiseAbs2();
+  return (variance - moved / K).cwiseMax(1e-12 * variance);
+}
+
 std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& pool,
                                                             const Eigen::VectorXd& candidate,
                                                             const Eigen::MatrixXd& base_samples) const {

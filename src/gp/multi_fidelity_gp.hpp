@@ -169,6 +169,12 @@ class MultiFidelityGp {
   std::vector<Eigen::MatrixXd> fantasy_means(const PreparedPool& pool,
                                              const Eigen::VectorXd& candidate,
                                              const Eigen::MatrixXd& base_samples) const;
+  /// 2P x P base samples at the sigma points +-sqrt(P) u_p of the whitened
+  /// fantasy noise (u_p the unit vectors). A fantasy mean is linear in its
+  /// sample, so these 2P fantasies reproduce the mean and covariance of the
+  /// fantasy means exactly, and with them the posterior variance the
+  /// observation leaves (fantasy_variance).
+  Eigen::MatrixXd sigma_point_samples() const;
 
   // ---- data access ----
   int num_inputs() const { return D_; }
@@ -228,5 +234,13 @@ class MultiFidelityGp {
   Eigen::MatrixXd B_;          // K_obj at hp_
   double lml_ = 0.0;
 };
+
+/// Posterior variance at a pool once the candidate is observed (it does not
+/// depend on the observed value): variance (pool x P, the current posterior)
+/// minus the variance of the fantasy means, computed from the current means
+/// and the 2P fantasy means of sigma_point_samples(); floored at 1e-12 of the
+/// current variance against rounding.
+Eigen::MatrixXd fantasy_variance(const Eigen::MatrixXd& variance, const Eigen::MatrixXd& mean,
+                                 const std::vector<Eigen::MatrixXd>& sigma_point_means);
 
 }  // namespace rescue::gp

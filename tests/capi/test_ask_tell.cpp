@@ -655,3 +655,45 @@ TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
 }
 
 }  // namespace
+
+namespace {
+
+// While no configuration is predicted feasible at the target, every
+// hypervolume gain is zero and a cost-aware random draw would mostly pick the
+// cheap fidelities, whose observations here only repeat that the constraint is
+// violated. The strategies instead value an observation by how much it can
+// raise the best probability of feasibility at the target, so they look
+// beyond the fidelities already seen (where the model knows the answer).
+TEST(SeekFeasibility, NothingPredictedFeasibleLooksBeyondTheFidelitiesSeen) {
+  for (const char* strategy : {"hvkg", "rescue"}) {
+    for (std::uint64_t seed : {3u, 4u, 5u}) {
+      rescue_problem* p = nullptr;
+      rescue_problem_new(&p);
+      rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
+      rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
+      rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE);
+      rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE);
+      rescue_problem_add_constraint(p, "c", 0.5, RESCUE_LEQ);
+      rescue_problem_set_strategy(p, strategy);
+      rescue_problem_set_seed(p, seed);
+      rescue_problem_set_initial_budget(p, 0.0);
+      rescue_problem_set_param(p, "kg.pool", 32);
+      rescue_problem_set_param(p, "acq.starts", 16);
+      rescue_optimizer* opt = nullptr;
+      ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
+      rescue_problem_free(p);
+      for (int i = 0; i <= 10; ++i)
+        for (double s : {0.0, 0.2, 0.4}) {
+          const double x = i / 10.0, y[2] = {x, 1.0 - x}, g[1] = {1.0 + 0.05 * std::sin(7.0 * x)};
+          ASSERT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, g, 1, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+        }
+      double x = -1.0, s = -1.0;
+      int t = 0;
+      ASSERT_EQ(rescue_suggest(opt, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
+      EXPECT_GT(s, 0.4) << strategy << " seed " << seed << " x " << x;
+      rescue_destroy(opt);
+    }
+  }
+}
+
+}  // namespace

@@ -202,6 +202,41 @@ TEST_P(GpReference, FantasyMeansEqualRefitOnAugmentedData) {
   }
 }
 
+// The 2P sigma-point fantasies give the posterior variance at a pool after the
+// candidate is observed, which the refit on the augmented data computes
+// directly (it does not depend on the value observed).
+TEST_P(GpReference, SigmaPointFantasiesGiveTheVarianceAfterTheObservation) {
+  const Case& c = GetParam();
+  Rng rng(23);
+  const Eigen::MatrixXd pool = testing::uniform_matrix(11, c.d + 1, rng);
+  const PreparedPool prepared = gp->prepare_pool(pool);
+  const Eigen::MatrixXd E = gp->sigma_point_samples();
+  ASSERT_EQ(E.rows(), 2 * c.P);
+  ASSERT_EQ(E.cols(), c.P);
+  Eigen::MatrixXd mean, var;
+  gp->posterior_mean_variance(pool, mean, var);
+  for (int trial = 0; trial < 3; ++trial) {
+    // The last candidate is a pool point, where the variance falls the most.
+    const Eigen::VectorXd cand = trial < 2 ? Eigen::VectorXd(testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose())
+                                           : Eigen::VectorXd(pool.row(4).transpose());
+    const auto fm = gp->fantasy_means(prepared, cand, E);
+    ASSERT_EQ(fm.size(), static_cast<std::size_t>(2 * c.P));
+    Eigen::MatrixXd avg = Eigen::MatrixXd::Zero(pool.rows(), c.P);
+    for (const auto& f : fm) avg += f / static_cast<double>(fm.size());
+    EXPECT_LE(testing::max_abs(avg - mean), 1e-10 * (1.0 + testing::max_abs(mean))) << "trial " << trial;
+    Eigen::MatrixXd Xa(X.rows() + 1, X.cols()), Ya(Y.rows() + 1, Y.cols());
+    Xa << X, cand.transpose();
+    Ya << Y, gp->posterior_mean(cand.transpose());
+    const MultiFidelityGp refit = gp->conditioned_on(Xa, Ya);
+    Eigen::MatrixXd mean_after, want;
+    refit.posterior_mean_variance(pool, mean_after, want);
+    const Eigen::MatrixXd got = fantasy_variance(var, mean, fm);
+    EXPECT_LE(testing::max_abs(got - want), 1e-7 * testing::max_abs(var)) << "trial " << trial;
+    // The observation is informative: some variance falls by more than rounding.
+    EXPECT_GT(testing::max_abs(var - got), 1e-4 * testing::max_abs(var)) << "trial " << trial;
+  }
+}
+
 // Base samples come in antithetic pairs, so the fantasy means average to the
 // current posterior mean exactly (a fantasy mean is linear in its sample): the
 // knowledge-gradient estimate carries no first-order Monte Carlo noise.
