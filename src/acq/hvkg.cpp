@@ -98,16 +98,33 @@ std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view
   return Suggestion{to_user(recommended[static_cast<std::size_t>(chosen)]), spec.fidelity().target};
 }
 
+double expected_best_feasibility(const Surrogate& model, const gp::PreparedPool& pool, const Eigen::MatrixXd& mean,
+                                 const Eigen::MatrixXd& var, const Eigen::VectorXd& candidate,
+                                 const Eigen::MatrixXd& base) {
+  const gp::MultiFidelityGp& gp = model.gp();
+  // The variance the observation leaves does not depend on the value observed;
+  // the 2P sigma-point fantasies give it exactly. With it, each fantasy's
+  // probability of feasibility is the one the model would then hold, a
+  // martingale: the expected best over the pool exceeds today's best only by
+  // what the observation can tell apart. (The sigma points alone would be a
+  // poor quadrature of that expectation: in the tail, where every probability
+  // lies in this mode, they put a fixed weight 1/(2P) on each outcome.)
+  const Eigen::MatrixXd after = gp::fantasy_variance(var, mean, gp.fantasy_means(pool, candidate, gp.sigma_point_samples()));
+  const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(pool, candidate, base);
+  double total = 0.0;
+  for (const Eigen::MatrixXd& f : fantasies) total += model.probability_feasible(f, after).maxCoeff();
+  return total / static_cast<double>(fantasies.size());
+}
+
 std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
                                                  const Eigen::MatrixXd& mean, const Eigen::MatrixXd& var,
                                                  const Eigen::MatrixXd& pool, Rng& rng) const {
   const ProblemSpec& spec = view.spec;
   const int d = spec.dim();
   const gp::MultiFidelityGp& gp = model_.gp();
-  // Sigma-point fantasies: with them the variance each fantasy's probability
-  // of feasibility needs is the exact posterior variance after the observation.
-  const Eigen::MatrixXd base = gp.sigma_point_samples();
+  const int K = 2 * std::max(1, static_cast<int>(spec.param("kg.fantasies", 8)));
   const gp::PreparedPool prepared = gp.prepare_pool(z);
+  const Eigen::MatrixXd base = gp.draw_base_samples(K, rng);
   const double best_now = model_.probability_feasible(mean, var).maxCoeff();
   std::vector<double> x(d);
   Eigen::VectorXd cand(d + 1);
@@ -115,23 +132,17 @@ std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const E
     spec.from_unit(u, x.data());
     for (int j = 0; j < d; ++j) cand[j] = u[j];
     cand[d] = spec.fidelity().unit(s);
-    const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
-    // With the variance the observation leaves, each fantasy's probability of
-    // feasibility is the one the model would then hold: a martingale, whose
-    // expected best over the pool exceeds today's best only by what the
-    // observation can tell apart.
-    const Eigen::MatrixXd after = gp::fantasy_variance(var, mean, fantasies);
-    double total = 0.0;
-    for (const Eigen::MatrixXd& f : fantasies) total += model_.probability_feasible(f, after).maxCoeff();
-    return cost_normalized_gain(total / static_cast<double>(fantasies.size()) - best_now, spec.cost(x.data(), s));
+    const double gain = expected_best_feasibility(model_, prepared, mean, var, cand, base) - best_now;
+    return cost_normalized_gain(gain, spec.cost(x.data(), s));
   };
-  // Start the search also from the configurations closest to feasible.
-  const Eigen::VectorXd pof = model_.probability_feasible(mean, var);
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(pof.size()));
-  for (Eigen::Index i = 0; i < pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+  // Start the search also from the configurations closest to feasible (by the
+  // logarithm: far from feasibility every probability underflows to zero).
+  const Eigen::VectorXd log_pof = model_.log_probability_feasible(mean, var);
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(log_pof.size()));
+  for (Eigen::Index i = 0; i < log_pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
   const std::size_t n_extra = std::min<std::size_t>(8, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_extra), order.end(),
-                    [&](Eigen::Index a, Eigen::Index b) { return pof[a] > pof[b]; });
+                    [&](Eigen::Index a, Eigen::Index b) { return log_pof[a] > log_pof[b]; });
   std::vector<std::vector<double>> extra;
   for (std::size_t i = 0; i < n_extra; ++i) {
     std::vector<double> u(d);
@@ -139,7 +150,14 @@ std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const E
     extra.push_back(u);
   }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
-  if (best.u.empty() || !(best.value > 0.0)) {
+  // A gain below one in a billion is rounding, not information; divided by a
+  // small cost it would still rank first.
+  double gain = -HUGE_VAL;
+  if (!best.u.empty()) {
+    spec.from_unit(best.u.data(), x.data());
+    gain = best.value > 0.0 ? best.value * spec.cost(x.data(), best.s) : best.value;
+  }
+  if (!(gain > 1e-9)) {
     // No observation is expected to move any belief about feasibility: check
     // the configuration closest to feasible where it counts, at the target.
     if (!extra.empty()) {
@@ -147,7 +165,7 @@ std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const E
       if (spec.cost(x.data(), spec.fidelity().target) <= view.max_cost)
         return Suggestion{to_user(extra.front()), spec.fidelity().target};
     }
-    return std::nullopt;
+    if (best.u.empty()) return std::nullopt;
   }
   return Suggestion{to_user(best.u), best.s};
 }

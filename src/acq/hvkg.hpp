@@ -19,8 +19,10 @@
 //   above is zero; the search then values (x, s) by how much observing it is
 //   expected to raise the best probability of feasibility at the target (a
 //   knowledge gradient of max PF, with the posterior variances the observation
-//   leaves), divided by the cost. Cheap fidelities win only where the model
-//   holds them informative about the target's constraints.
+//   leaves), divided by the cost, so a cheap fidelity's value rests on how
+//   informative the model holds it about the target's constraints. When no
+//   observation is expected to change that probability, the configuration
+//   most likely feasible is evaluated at the target.
 // - When the best estimated gain is zero (at most kg.zero_gain times the current
 //   value), cost normalization has nothing left to weigh and would pick the
 //   cheapest fidelity every time; the least certain recommended configuration
@@ -53,20 +55,23 @@ class Hvkg : public ModelStrategy {
   virtual double outer_feasibility_floor() const { return 0.0; }
 
  private:
+  /// The suggestion while no pool configuration is predicted feasible at the
+  /// target (every inner set empty, so every hypervolume gain zero): the
+  /// knowledge gradient of the best probability of feasibility at the target
+  /// over the pool (z, its unit configurations `pool`, with the posterior mean
+  /// and variance there; expected_best_feasibility with 2 kg.fantasies
+  /// antithetic fantasies), divided by the cost; when no gain exceeds 1e-9,
+  /// the configuration most likely feasible, at the target. The search is not
+  /// restricted by outer_feasibility_floor: while nothing is predicted
+  /// feasible, the floor could exclude every configuration.
+  std::optional<Suggestion> seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
+                                             const Eigen::MatrixXd& mean, const Eigen::MatrixXd& var,
+                                             const Eigen::MatrixXd& pool, Rng& rng) const;
   /// The suggestion when every estimated gain is zero: of the recommended
   /// configurations (unit cube, the same rows that start the outer search), the
   /// one whose outputs are least certain at the target fidelity, evaluated
   /// there; none when none is affordable at the target or all are already
   /// pending there.
-  /// The suggestion while no pool configuration is predicted feasible at the
-  /// target (every inner set empty, so every hypervolume gain zero): the
-  /// knowledge gradient of the best probability of feasibility at the target
-  /// over the pool (z, its unit configurations `pool`, with the posterior mean
-  /// and variance there), divided by the cost; when no observation is expected
-  /// to change it, the configuration most likely feasible, at the target.
-  std::optional<Suggestion> seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
-                                             const Eigen::MatrixXd& mean, const Eigen::MatrixXd& var,
-                                             const Eigen::MatrixXd& pool, Rng& rng) const;
   std::optional<Suggestion> least_certain_recommended(const EngineView& view,
                                                       const std::vector<std::vector<double>>& recommended) const;
 };
@@ -76,6 +81,18 @@ class Hvkg : public ModelStrategy {
 /// of each recommended point; integers snapped. Row-major, d columns.
 Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
                            int n_sobol, int perturbations, Rng& rng);
+
+/// The expected best probability of feasibility over a pool of target-fidelity
+/// points after observing `candidate` (unit configuration and fidelity, d+1):
+/// the average over the fantasies of `base` (K x P samples, e.g. antithetic
+/// pairs) of the pool's best probability, each computed from the fantasy mean
+/// and the posterior variance the observation leaves. `mean` and `var` are the
+/// posterior at the pool (pool x (M+Q), as Surrogate::predict returns them);
+/// `pool` was prepared from model.gp(). Unbiased for the one-step lookahead
+/// value; minus today's best it is the knowledge gradient of feasibility.
+double expected_best_feasibility(const Surrogate& model, const gp::PreparedPool& pool, const Eigen::MatrixXd& mean,
+                                 const Eigen::MatrixXd& var, const Eigen::VectorXd& candidate,
+                                 const Eigen::MatrixXd& base);
 
 /// Search options read from the problem's parameters.
 SearchOptions search_options(const ProblemSpec& spec, double max_cost);

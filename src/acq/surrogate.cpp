@@ -141,6 +141,26 @@ Eigen::VectorXd Surrogate::probability_feasible(const Eigen::MatrixXd& mean, con
   return p;
 }
 
+Eigen::VectorXd Surrogate::log_probability_feasible(const Eigen::MatrixXd& mean, const Eigen::MatrixXd& variance) const {
+  // log Phi(z): from erfc while it is representable, else its asymptotic
+  // series -z^2/2 - log(-z sqrt(2 pi)) + log(1 - 1/z^2 + 3/z^4).
+  auto log_phi = [](double z) {
+    if (z > -30.0) return std::log(0.5 * std::erfc(-z / std::sqrt(2.0)));
+    const double r = 1.0 / (z * z);
+    return -0.5 * z * z - std::log(-z * 2.5066282746310002) + std::log1p(-r + 3.0 * r * r);
+  };
+  Eigen::VectorXd lp = Eigen::VectorXd::Zero(mean.rows());
+  for (int q = 0; q < Q_; ++q) {
+    const ConstraintSpec& c = spec_->constraints()[q];
+    const double sign = c.sense == ConstraintSense::LessEqual ? 1.0 : -1.0;
+    for (Eigen::Index i = 0; i < mean.rows(); ++i) {
+      const double sd = std::sqrt(std::max(variance(i, M_ + q), 1e-300));
+      lp[i] += log_phi(sign * (c.threshold - mean(i, M_ + q)) / sd);
+    }
+  }
+  return lp;
+}
+
 double Surrogate::mean_violation(const Eigen::RowVectorXd& mean) const {
   double v = 0.0;
   for (int q = 0; q < Q_; ++q)

@@ -64,6 +64,9 @@ class Surrogate {
   /// Probability that every constraint holds, per row, treating the
   /// constraint outputs as independent Gaussians.
   Eigen::VectorXd probability_feasible(const Eigen::MatrixXd& mean, const Eigen::MatrixXd& variance) const;
+  /// Its logarithm, accurate where the probability itself underflows (for
+  /// ranking configurations none of which is likely feasible).
+  Eigen::VectorXd log_probability_feasible(const Eigen::MatrixXd& mean, const Eigen::MatrixXd& variance) const;
   /// Total violation of the constraints by the posterior mean of one row, each
   /// in units of its output's scale (0: predicted feasible, i.e. probability >= 0.5).
   double mean_violation(const Eigen::RowVectorXd& mean) const;

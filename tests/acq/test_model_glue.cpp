@@ -320,3 +320,116 @@ TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
 }
 
 }  // namespace
+
+namespace {
+
+// The knowledge gradient of feasibility (the search while nothing is predicted
+// feasible) against brute force: for each fantasy, the observation is drawn
+// from the model's predictive at the candidate with the same normal sample,
+// the GP is conditioned on it (same hyperparameters), and the best probability
+// of feasibility over the pool is taken from the conditioned posterior. And,
+// for a one-point pool, the expectation is today's probability (a
+// martingale), which a coarse quadrature over the fantasies would miss.
+TEST(FeasibilitySearch, ExpectedBestFeasibilityMatchesConditioningOnTheDrawnObservations) {
+  const ProblemSpec p = two_objective_spec(true);
+  Rng rng(31);
+  std::vector<Observation> obs;
+  // Noisy constraint values, so that the model is unsure near its boundary.
+  for (int i = 0; i < 30; ++i) {
+    obs.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), i < 10 ? 1.0 : 0.2));
+    obs.back().g[0] += 0.05 * rng.normal();
+  }
+  acq::Surrogate model(p);
+  ASSERT_TRUE(model.fit(obs, rng));
+  const gp::MultiFidelityGp& gp = model.gp();
+  const acq::TrainingSet data = acq::training_set(p, obs);
+  // Configurations just beyond the constraint's boundary a + 0.3 (b - 10) / 10
+  // = 0.5, spread along it (unit b from 0 to 1).
+  Eigen::MatrixXd pool(6, 3);
+  for (int i = 0; i < 6; ++i) pool.row(i) << 0.505 - 0.055 * i, 0.2 * i, 1.0;
+  Eigen::MatrixXd mean, var;
+  model.predict(pool, &mean, &var);
+  const Eigen::VectorXd pof = model.probability_feasible(mean, var);
+  ASSERT_GT(pof.maxCoeff(), 0.02) << pof.transpose();
+  ASSERT_LT(pof.maxCoeff(), 0.9) << pof.transpose();
+  const gp::PreparedPool prepared = gp.prepare_pool(pool);
+  const Eigen::MatrixXd E = gp.draw_base_samples(64, rng);
+  Eigen::VectorXd cand(3);
+  for (const Eigen::Vector3d& c : {Eigen::Vector3d(0.23, 1.0, 1.0), Eigen::Vector3d(0.5, 0.55, 0.2),
+                                  Eigen::Vector3d(0.2, 0.9, 0.6)}) {
+    cand = c;
+    const double got = acq::expected_best_feasibility(model, prepared, mean, var, cand, E);
+    const gp::Posterior pc = gp.posterior(cand.transpose(), true);
+    const Eigen::MatrixXd L = pc.covariance.llt().matrixL();
+    double want = 0.0;
+    for (Eigen::Index k = 0; k < E.rows(); ++k) {
+      const Eigen::VectorXd y = pc.mean.row(0).transpose() + L * E.row(k).transpose();
+      Eigen::MatrixXd Xa(data.X.rows() + 1, 3), Ya(data.Y.rows() + 1, data.Y.cols());
+      Xa << data.X, cand.transpose();
+      Ya << data.Y, y.transpose();
+      Eigen::MatrixXd m2, v2;
+      gp.conditioned_on(Xa, Ya).posterior_mean_variance(pool, m2, v2);
+      want += model.probability_feasible(m2, v2).maxCoeff() / static_cast<double>(E.rows());
+    }
+    EXPECT_NEAR(got, want, 1e-7) << c.transpose();
+  }
+  // The expected best is never below today's best (Jensen: each probability
+  // is a martingale, and the best of them is convex), to Monte Carlo accuracy.
+  const Eigen::MatrixXd many = gp.draw_base_samples(4000, rng);
+  for (int k = 0; k < 5; ++k) {
+    cand << rng.uniform(), rng.uniform(), k < 2 ? 1.0 : rng.uniform();
+    EXPECT_GT(acq::expected_best_feasibility(model, prepared, mean, var, cand, many) - pof.maxCoeff(), -0.005)
+        << cand.transpose();
+  }
+  // One pool point: E[PF after] = PF now, to Monte Carlo accuracy; also in the
+  // tail, where a coarse quadrature over the fantasies is far off.
+  for (const double a : {0.45, 0.48, 0.505}) {
+    Eigen::MatrixXd z1(1, 3), m1, v1;
+    z1 << a, 0.0, 1.0;
+    model.predict(z1, &m1, &v1);
+    const double now = model.probability_feasible(m1, v1)[0];
+    const gp::PreparedPool one = gp.prepare_pool(z1);
+    for (const double s : {1.0, 0.2}) {
+      cand << a, 0.0, s;
+      EXPECT_NEAR(acq::expected_best_feasibility(model, one, m1, v1, cand, many), now, 0.005)
+          << cand.transpose() << " PF now " << now;
+    }
+  }
+}
+
+// log_probability_feasible is the logarithm of probability_feasible where
+// that is representable, and keeps ranking rows where it underflows to zero.
+TEST(FeasibilitySearch, LogProbabilityOfFeasibilityRanksWhereTheProbabilityUnderflows) {
+  ProblemSpec p = two_objective_spec(true);
+  p.add_constraint("h", 2.0, ConstraintSense::GreaterEqual);
+  Rng rng(5);
+  std::vector<Observation> obs;
+  for (int i = 0; i < 12; ++i) {
+    Observation o = observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0);
+    o.g.push_back(2.0 + rng.normal());
+    obs.push_back(o);
+  }
+  acq::Surrogate model(p);
+  ASSERT_TRUE(model.fit(obs, rng));
+  Eigen::MatrixXd mean(5, 4), var(5, 4);
+  for (int i = 0; i < 5; ++i) {
+    mean.row(i) << 0.0, 0.0, 0.5 + 0.1 * rng.normal(), 2.0 + 0.5 * rng.normal();
+    var.row(i) << 1.0, 1.0, 0.01 * (1 + rng.uniform()), 0.2 * (1 + rng.uniform());
+  }
+  const Eigen::VectorXd pf = model.probability_feasible(mean, var), lp = model.log_probability_feasible(mean, var);
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(lp[i], std::log(pf[i]), 1e-9 * (1 + std::abs(lp[i])));
+  // Far beyond the threshold: 40, 60 and 80 standard deviations.
+  for (double k : {40.0, 60.0, 80.0}) {
+    mean.row(static_cast<Eigen::Index>(k / 20 - 2)) << 0.0, 0.0, 0.5 + k * 0.1, 2.0;
+    var.row(static_cast<Eigen::Index>(k / 20 - 2)) << 1.0, 1.0, 0.01, 0.2;
+  }
+  const Eigen::VectorXd pf2 = model.probability_feasible(mean, var), lp2 = model.log_probability_feasible(mean, var);
+  EXPECT_EQ(pf2[0], 0.0);
+  EXPECT_EQ(pf2[2], 0.0);
+  EXPECT_GT(lp2[0], lp2[1]);
+  EXPECT_GT(lp2[1], lp2[2]);
+  // log Phi(-z) ~ -z^2/2 - log(z sqrt(2 pi)), plus log Phi of the second constraint at its threshold.
+  EXPECT_NEAR(lp2[1], -1800.0 - std::log(60.0 * std::sqrt(2.0 * 3.141592653589793)) + std::log(0.5), 1e-3);
+}
+
+}  // namespace

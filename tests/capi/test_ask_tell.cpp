@@ -662,8 +662,10 @@ namespace {
 // hypervolume gain is zero and a cost-aware random draw would mostly pick the
 // cheap fidelities, whose observations here only repeat that the constraint is
 // violated. The strategies instead value an observation by how much it can
-// raise the best probability of feasibility at the target, so they look
-// beyond the fidelities already seen (where the model knows the answer).
+// raise the best probability of feasibility at the target, or, where nothing
+// is expected to raise it, check the configuration most likely feasible at
+// the target; either way they look beyond the fidelities already seen (where
+// the model knows the answer).
 TEST(SeekFeasibility, NothingPredictedFeasibleLooksBeyondTheFidelitiesSeen) {
   for (const char* strategy : {"hvkg", "rescue"}) {
     for (std::uint64_t seed : {3u, 4u, 5u}) {
