@@ -608,6 +608,25 @@ TEST(AskTell, FailingCostCallbackLeavesTheStrategyUntouched) {
 
 namespace {
 
+// A one-option, two-objective problem on a continuous fidelity in [0, 1], no
+// initial design, with a small knowledge-gradient pool and search (the probe
+// of the tests below), optionally with a constraint c <= 0.5.
+rescue_problem* line_probe(const char* strategy, std::uint64_t seed, bool constrained) {
+  rescue_problem* p = nullptr;
+  rescue_problem_new(&p);
+  rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
+  rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
+  rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE);
+  rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE);
+  if (constrained) rescue_problem_add_constraint(p, "c", 0.5, RESCUE_LEQ);
+  rescue_problem_set_strategy(p, strategy);
+  rescue_problem_set_seed(p, seed);
+  rescue_problem_set_initial_budget(p, 0.0);
+  rescue_problem_set_param(p, "kg.pool", 32);
+  rescue_problem_set_param(p, "acq.starts", 16);
+  return p;
+}
+
 // When the model is sure of everything (a front it has seen at every fidelity,
 // identical across fidelities), every knowledge-gradient gain is zero and cost
 // normalization alone would pick the cheapest fidelity forever; the strategy
@@ -616,17 +635,7 @@ namespace {
 TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
   for (const char* strategy : {"hvkg", "rescue"}) {
     auto first_suggestion = [&](double zero_gain) {
-      rescue_problem* p = nullptr;
-      rescue_problem_new(&p);
-      rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
-      rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
-      rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE);
-      rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE);
-      rescue_problem_set_strategy(p, strategy);
-      rescue_problem_set_seed(p, 11);
-      rescue_problem_set_initial_budget(p, 0.0);
-      rescue_problem_set_param(p, "kg.pool", 32);
-      rescue_problem_set_param(p, "acq.starts", 16);
+      rescue_problem* p = line_probe(strategy, 11, false);
       if (zero_gain != 0.0) rescue_problem_set_param(p, "kg.zero_gain", zero_gain);
       rescue_optimizer* opt = nullptr;
       EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
@@ -669,18 +678,7 @@ namespace {
 TEST(SeekFeasibility, NothingPredictedFeasibleLooksBeyondTheFidelitiesSeen) {
   for (const char* strategy : {"hvkg", "rescue"}) {
     for (std::uint64_t seed : {3u, 4u, 5u}) {
-      rescue_problem* p = nullptr;
-      rescue_problem_new(&p);
-      rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
-      rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
-      rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE);
-      rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE);
-      rescue_problem_add_constraint(p, "c", 0.5, RESCUE_LEQ);
-      rescue_problem_set_strategy(p, strategy);
-      rescue_problem_set_seed(p, seed);
-      rescue_problem_set_initial_budget(p, 0.0);
-      rescue_problem_set_param(p, "kg.pool", 32);
-      rescue_problem_set_param(p, "acq.starts", 16);
+      rescue_problem* p = line_probe(strategy, seed, true);
       rescue_optimizer* opt = nullptr;
       ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
       rescue_problem_free(p);
