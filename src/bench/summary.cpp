@@ -8,7 +8,9 @@
 #include <ostream>
 #include <sstream>
 
+#include "bench/in_sample.hpp"
 #include "bench/regret_curve.hpp"
+#include "problems/benchmark_problem.hpp"
 
 namespace rescue::bench {
 
@@ -71,10 +73,13 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
   ProblemSummary ps;
   ps.problem = problem;
   std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed;
+  const auto& names = problems::problem_names();
+  const auto truth = std::find(names.begin(), names.end(), problem) != names.end() ? problems::make_problem(problem)
+                                                                                   : nullptr;
   for (const auto& strategy : order) {
     StrategyStats st;
     st.strategy = strategy;
-    std::vector<double> final_regret, suggest;
+    std::vector<double> final_regret, final_in_sample, suggest;
     double queries = 0, own = 0, cheap = 0, fid = 0, viol = 0, viol_t = 0;
     int nruns = 0;
     for (const auto& r : runs) {
@@ -92,6 +97,14 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       st.aur.push_back(aur);
       aur_by_seed[strategy][r.spec.seed] = aur;
       if (r.spec.shared_recommender) st.own_aur.push_back(run_aur(r, true));
+      if (!r.iterations.empty() && r.iterations.back().inferred_hv > 0.0) ++st.final_recommendation_positive;
+      if (truth && !r.iterations.empty()) {
+        std::vector<double> cost;
+        for (const auto& it : r.iterations) cost.push_back(it.cumulative_cost);
+        const std::vector<double> regret = in_sample_log10_regret(r, *truth);
+        st.in_sample_aur.push_back(area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget));
+        final_in_sample.push_back(running_min(regret).back());
+      }
       double best = std::log10(std::max(r.spec.hv_max, kRegretFloor));
       for (const auto& it : r.iterations) {
         best = std::min(best, it.log10_regret);
@@ -116,6 +129,11 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       if (!st.own_aur.empty()) {
         st.own_aur_mean = mean(st.own_aur);
         st.own_aur_sd = sample_sd(st.own_aur);
+      }
+      if (!st.in_sample_aur.empty()) {
+        st.in_sample_aur_mean = mean(st.in_sample_aur);
+        st.in_sample_aur_sd = sample_sd(st.in_sample_aur);
+        st.final_in_sample_regret_mean = mean(final_in_sample);
       }
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -184,6 +202,20 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
           md << "| " << s.strategy << " | " << s.own_aur.size() << " | " << fixed(s.own_aur_mean, 3) << " | "
              << fixed(s.own_aur_sd, 3) << " |\n";
     }
+    bool any_in_sample = false;
+    for (const auto& s : ps.strategies) any_in_sample = any_in_sample || !s.in_sample_aur.empty();
+    if (any_in_sample) {
+      md << "\nIn-sample: the configurations evaluated at the target fidelity whose observation was feasible, "
+            "scored by their true hypervolume (what recommending only evaluated configurations would give); and "
+            "the runs whose last recommendation has a positive true hypervolume (it holds a configuration "
+            "feasible at the target and inside the reference point):\n\n| strategy | runs | in-sample AUR mean | "
+            "in-sample AUR sd | final best in-sample log10 regret | last recommendation with hypervolume > 0 |\n"
+            "|---|---|---|---|---|---|\n";
+      for (const auto& s : ps.strategies)
+        md << "| " << s.strategy << " | " << s.in_sample_aur.size() << " | " << fixed(s.in_sample_aur_mean, 3)
+           << " | " << fixed(s.in_sample_aur_sd, 3) << " | " << fixed(s.final_in_sample_regret_mean, 3) << " | "
+           << s.final_recommendation_positive << " of " << s.aur.size() << " |\n";
+    }
     if (!ps.pairs.empty()) {
       md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B |\n"
          << "|---|---|---|---|---|---|---|---|\n";
@@ -210,7 +242,8 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
 
 void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
   out << "problem,strategy,runs,aur_mean,aur_sd,final_log10_regret_mean,final_log10_regret_sd,queries_per_run,"
-         "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,errors\n";
+         "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,errors,"
+         "in_sample_aur_mean,in_sample_aur_sd,final_recommendation_positive\n";
   char buf[64];
   auto g = [&](double v) {
     std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -221,7 +254,9 @@ void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& sum
       out << ps.problem << ',' << s.strategy << ',' << s.aur.size() << ',' << g(s.aur_mean) << ',' << g(s.aur_sd)
           << ',' << g(s.final_regret_mean) << ',' << g(s.final_regret_sd) << ',' << g(s.mean_queries) << ','
           << g(s.cheap_share) << ',' << g(s.mean_fidelity) << ',' << g(s.violation_rate) << ','
-          << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << s.errors << '\n';
+          << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << s.errors << ','
+          << (s.in_sample_aur.empty() ? "" : g(s.in_sample_aur_mean)) << ','
+          << (s.in_sample_aur.empty() ? "" : g(s.in_sample_aur_sd)) << ',' << s.final_recommendation_positive << '\n';
 }
 
 }  // namespace rescue::bench

@@ -30,6 +30,14 @@ struct StrategyStats {
   /// (the rescue strategy): the AUR of its own recommendation (rescue_pareto).
   std::vector<double> own_aur;
   double own_aur_mean = 0.0, own_aur_sd = 0.0;
+  /// AUR of the in-sample regret (bench/in_sample.hpp), one per run, when the
+  /// problem is a built-in one (empty otherwise).
+  std::vector<double> in_sample_aur;
+  double in_sample_aur_mean = 0.0, in_sample_aur_sd = 0.0;
+  double final_in_sample_regret_mean = 0.0;  ///< in-sample log10 regret at the end of the run
+  /// Runs whose last recommendation has a positive true hypervolume: it holds a
+  /// configuration feasible at the target and inside the reference point.
+  int final_recommendation_positive = 0;
 };
 
 struct PairwiseStats {
@@ -46,7 +54,9 @@ struct ProblemSummary {
 };
 
 /// Summarizes the runs of one problem; strategies appear in `order` (those
-/// without runs are skipped). Pairs need at least two common seeds.
+/// without runs are skipped). Pairs need at least two common seeds. The
+/// in-sample figures need the problem's true values: they are computed when
+/// `problem` names a built-in problem.
 ProblemSummary summarize_problem(const std::string& problem, const std::vector<RunResult>& runs,
                                  const std::vector<std::string>& order);
 
