@@ -70,12 +70,7 @@ double ridge_dof(const Eigen::MatrixXd& design, double lambda) {
 Eigen::MatrixXd features(const Eigen::MatrixXd& z, const Eigen::MatrixXd& omega, const Eigen::RowVectorXd& phase) {
   const double scale = std::sqrt(2.0 / static_cast<double>(omega.cols()));
   Eigen::MatrixXd arg = z * omega;
-  arg.rowwise() += phase;
-  if (arg.cwiseAbs().maxCoeff() < kVectorizedCosLimit)
-    cos_in_place(arg.data(), arg.size());
-  else
-    arg = arg.array().cos().matrix();
-  arg *= scale;
+  cos_features_in_place(arg.data(), arg.rows(), arg.cols(), phase.data(), scale);
   return arg;
 }
 

@@ -33,10 +33,12 @@ inline double polynomial_cos(double x) {
   return 1.0 - 2.0 * sn * sn;
 }
 
-/// polynomial_cos of each of the n values, in place. On x86-64 the loop is
-/// also built for AVX2 and chosen at load time where the CPU has it (twice the
-/// doubles per instruction of the baseline SSE2); AVX2 has no fused
+/// The random-feature map, in place on a column-major rows x cols block:
+/// a(i, j) <- scale * cos(a(i, j) + phase[j]), with polynomial_cos where every
+/// argument is below kVectorizedCosLimit and std::cos otherwise. On x86-64 the
+/// loops are also built for AVX2 and chosen at load time where the CPU has it
+/// (twice the doubles per instruction of the baseline SSE2); AVX2 has no fused
 /// multiply-add, so the results are the same bits on every machine.
-void cos_in_place(double* x, Eigen::Index n);
+void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
 
 }  // namespace rescue::causal

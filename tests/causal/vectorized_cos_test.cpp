@@ -7,19 +7,27 @@
 
 using namespace rescue;
 
+namespace {
+// cos of each value through the feature map with no phase and unit scale.
+void cos_values(double* x, Eigen::Index n) {
+  const double zero = 0.0;
+  causal::cos_features_in_place(x, n, 1, &zero, 1.0);
+}
+}  // namespace
+
 TEST(VectorizedCos, MatchesStdCos) {
   Rng rng(1);
   for (double range : {1.0, 10.0, 1e3, 1e6}) {
     Eigen::VectorXd x(10000);
     for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform(-range, range);
     Eigen::VectorXd c = x;
-    causal::cos_in_place(c.data(), c.size());
+    cos_values(c.data(), c.size());
     double err = 0.0;
     for (Eigen::Index i = 0; i < x.size(); ++i) err = std::max(err, std::abs(c(i) - std::cos(x(i))));
     EXPECT_LT(err, 1e-13 + range * 1e-15) << "range " << range;
   }
   double edge[5] = {0.0, M_PI, -M_PI, 2 * M_PI, 0.5 * M_PI};
-  causal::cos_in_place(edge, 5);
+  cos_values(edge, 5);
   EXPECT_NEAR(edge[0], 1.0, 1e-15);
   EXPECT_NEAR(edge[1], -1.0, 1e-15);
   EXPECT_NEAR(edge[2], -1.0, 1e-15);
@@ -35,9 +43,31 @@ TEST(VectorizedCos, SameBitsAsTheScalarFormula) {
   Eigen::VectorXd x(4099);  // not a multiple of any vector width: the tail runs too
   for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform(-50.0, 50.0);
   Eigen::VectorXd c = x;
-  causal::cos_in_place(c.data(), c.size());
+  cos_values(c.data(), c.size());
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     volatile double in = x(i);  // keeps the reference out of any vectorized loop
     ASSERT_EQ(c(i), causal::polynomial_cos(in)) << "x = " << x(i);
+  }
+}
+
+// The map adds each column's phase and scales; past the polynomial's range
+// (any argument above kVectorizedCosLimit) the whole block takes std::cos.
+TEST(VectorizedCos, FeatureMapAddsThePhasePerColumnAndScales) {
+  Rng rng(3);
+  for (double range : {3.0, 1e13}) {
+    Eigen::MatrixXd a(37, 5);
+    for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = rng.uniform(-3.0, 3.0);
+    a(5, 2) = range;
+    const Eigen::RowVectorXd phase = Eigen::RowVectorXd::LinSpaced(5, 0.1, 6.0);
+    Eigen::MatrixXd got = a;
+    causal::cos_features_in_place(got.data(), got.rows(), got.cols(), phase.data(), 0.25);
+    for (Eigen::Index j = 0; j < a.cols(); ++j)
+      for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        const double arg = a(i, j) + phase(j);
+        EXPECT_NEAR(got(i, j), 0.25 * std::cos(arg), range > 1e12 ? 1e-15 : 1e-13) << i << " " << j;
+        if (range > 1e12) {
+          EXPECT_EQ(got(i, j), std::cos(arg) * 0.25);
+        }
+      }
   }
 }
