@@ -70,7 +70,7 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
         rescue_problem_errmsg(ph.p));
   // A variant runs its library strategy with its own parameters.
   const StrategyVariant variant =
-      rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, false} : parse_definition(rs.strategy, rs.variant);
+      rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, DagChoice::Learned} : parse_definition(rs.strategy, rs.variant);
   check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy",
         rescue_problem_errmsg(ph.p));
   // The measuring recommender is the same for every strategy; a larger set
@@ -112,7 +112,9 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
     check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational",
           rescue_errmsg(opt));
   }
-  if (variant.shuffled_dag) {
+  if (variant.dag == DagChoice::True)
+    check(rescue_set_dag(opt, true_dag_json(*problem).c_str()), "rescue_set_dag", rescue_errmsg(opt));
+  if (variant.dag == DagChoice::Shuffled) {
     // The ablation's wrong causal model: what the observational data teach,
     // with every node's parents redrawn (bench/variant.hpp).
     if (rs.observational_rows <= 0) fail(Status::InvalidArgument, "dag=shuffled needs observational data");

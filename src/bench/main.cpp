@@ -140,8 +140,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> variants;
   app.add_option("--variant", variants,
                  "Define a strategy variant NAME=STRATEGY[:KEY=VALUE]... (repeatable): a library strategy with "
-                 "parameters (e.g. rescue.weight=0), observational=N rows, or dag=shuffled (a wrong causal graph); "
-                 "it runs as one more strategy named NAME");
+                 "parameters (e.g. rescue.weight=0), observational=N rows, dag=shuffled (a wrong causal graph) or "
+                 "dag=true (the problem's own graph); it runs as one more strategy named NAME");
   app.add_option("--seeds", seeds, "Number of seeds (default 20; --quick: 2)");
   app.add_option("--first-seed", cfg.first_seed, "First seed (default 1)");
   app.add_option("--budget", budget,

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "problems/benchmark_problem.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -54,7 +55,8 @@ std::string StrategyVariant::definition() const {
   std::string d = strategy;
   for (const auto& [key, value] : params) d += ":" + key + "=" + exact(value);
   if (observational_rows >= 0) d += ":observational=" + std::to_string(observational_rows);
-  if (shuffled_dag) d += ":dag=shuffled";
+  if (dag == DagChoice::Shuffled) d += ":dag=shuffled";
+  if (dag == DagChoice::True) d += ":dag=true";
   return d;
 }
 
@@ -78,9 +80,9 @@ StrategyVariant parse_definition(const std::string& name, const std::string& def
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     if (!seen.insert(key).second) bad(text, "'" + key + "' is given twice");
     if (key == "dag") {
-      if (value != "shuffled") bad(text, "dag can only be 'shuffled'");
-      if (v.strategy != "rescue") bad(text, "dag=shuffled needs the rescue strategy (the only one with a causal model)");
-      v.shuffled_dag = true;
+      if (value != "shuffled" && value != "true") bad(text, "dag can only be 'shuffled' or 'true'");
+      if (v.strategy != "rescue") bad(text, "dag=" + value + " needs the rescue strategy (the only one with a causal model)");
+      v.dag = value == "true" ? DagChoice::True : DagChoice::Shuffled;
       continue;
     }
     char* end = nullptr;
@@ -161,6 +163,12 @@ std::string shuffled_dag_json(const std::string& graph_json, std::uint64_t seed)
     for (const std::string& p : chosen) out["edges"].push_back({{"from", p}, {"to", child}});
   }
   return out.dump();
+}
+
+std::string true_dag_json(const problems::BenchmarkProblem& problem) {
+  nlohmann::json edges = nlohmann::json::array();
+  for (const auto& [from, to] : problem.causal_edges()) edges.push_back({{"from", from}, {"to", to}});
+  return nlohmann::json{{"edges", edges}}.dump();
 }
 
 }  // namespace rescue::bench

@@ -11,20 +11,30 @@
 //   dag=shuffled     the "rescue" strategy gets a wrong DAG: the graph learned
 //                    from the observational data with every node's parents
 //                    redrawn (same number, among the variables the tiers allow)
+//   dag=true         the "rescue" strategy gets the graph the problem's
+//                    equations define (BenchmarkProblem::causal_edges): an
+//                    oracle, the best a causal discovery could do
 #pragma once
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+namespace rescue::problems {
+class BenchmarkProblem;
+}
+
 namespace rescue::bench {
+
+/// Which causal graph a variant of the "rescue" strategy uses.
+enum class DagChoice { Learned, Shuffled, True };
 
 struct StrategyVariant {
   std::string name;      ///< the label in run files, summaries and plots
   std::string strategy;  ///< the library strategy it runs
   std::vector<std::pair<std::string, double>> params;  ///< library parameters, in the order given
   int observational_rows = -1;                          ///< -1: the experiment's
-  bool shuffled_dag = false;
+  DagChoice dag = DagChoice::Learned;
 
   /// The definition without the name ("STRATEGY:KEY=VALUE..."), with exact
   /// numbers: recorded with every run, so that a changed definition reruns it.
@@ -33,8 +43,8 @@ struct StrategyVariant {
 
 /// Parses "NAME=STRATEGY[:KEY=VALUE]..."; throws Error(InvalidArgument) naming
 /// what is wrong (empty parts, a value that is not a finite number, a name
-/// that is a library strategy's, dag other than "shuffled", a negative row
-/// count).
+/// that is a library strategy's, dag other than "shuffled" or "true", a
+/// negative row count).
 StrategyVariant parse_variant(const std::string& text);
 
 /// Parses a definition ("STRATEGY[:KEY=VALUE]...") under the given name.
@@ -47,5 +57,8 @@ StrategyVariant parse_definition(const std::string& name, const std::string& def
 /// and constraint metrics), avoiding its learned parents where there are
 /// enough others. Returns the JSON that rescue_set_dag() takes.
 std::string shuffled_dag_json(const std::string& graph_json, std::uint64_t seed);
+
+/// The problem's own causal graph (causal_edges) in the JSON rescue_set_dag() takes.
+std::string true_dag_json(const problems::BenchmarkProblem& problem);
 
 }  // namespace rescue::bench

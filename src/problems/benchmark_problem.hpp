@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/problem_spec.hpp"
@@ -33,6 +34,13 @@ class BenchmarkProblem {
   /// One row of observational data: options (d), fidelity, indicators (K),
   /// objectives (M), constraint metrics (Q), in that order; noisy.
   virtual std::vector<double> sample_observational(Rng& rng) const = 0;
+  /// The causal graph the problem's equations define, as (cause, effect) name
+  /// pairs over the variables of the causal model: the options, "fidelity",
+  /// the indicators, objectives and constraint metrics. Where an effect runs
+  /// through a variable the structural tiers do not let cause it (the
+  /// robot's risk, a constraint metric, inside its recoveries, an indicator),
+  /// the edges come from that variable's own parents instead.
+  virtual std::vector<std::pair<std::string, std::string>> causal_edges() const = 0;
 };
 
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.

@@ -49,4 +49,12 @@ void BraninCurrin::add_noise(Evaluation& e, Rng& rng) const {
   for (double& y : e.y) y += noise_sd_ * rng.normal();
 }
 
+std::vector<std::pair<std::string, std::string>> BraninCurrin::model_edges() const {
+  // f2 ignores x2 at the target only (the exponential's factor 1 - s).
+  Edges e;
+  add_parents(e, "f1", {"x1", "x2", "fidelity"});
+  add_parents(e, "f2", {"x1", "x2", "fidelity"});
+  return e;
+}
+
 }  // namespace rescue::problems

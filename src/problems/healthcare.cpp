@@ -57,4 +57,13 @@ void Healthcare::add_noise(Evaluation& e, Rng& rng) const {
   e.g[0] += cancer_sd_ * rng.normal();
 }
 
+std::vector<std::pair<std::string, std::string>> Healthcare::model_edges() const {
+  // Age is fixed at 65: a constant, not a variable.
+  Edges e;
+  add_parents(e, "Statin", {"BMI", "fidelity"});
+  add_parents(e, "Cancer", {"BMI", "Aspirin", "Statin", "fidelity"});
+  add_parents(e, "PSA", {"BMI", "Aspirin", "Statin", "Cancer", "fidelity"});
+  return e;
+}
+
 }  // namespace rescue::problems

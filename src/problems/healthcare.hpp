@@ -22,6 +22,7 @@ class Healthcare final : public ModelProblem {
 
  private:
   Evaluation model(const double* x, double s) const override;
+  std::vector<std::pair<std::string, std::string>> model_edges() const override;
   void add_noise(Evaluation& e, Rng& rng) const override;
   double statin_sd_, cancer_sd_, psa_sd_;
 };

@@ -1,5 +1,6 @@
 #include "problems/model_problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -18,6 +19,24 @@ void ModelProblem::set_adversarial(double strength) {
     fail(Status::InvalidArgument, "adversarial bias strength must be finite and >= 0");
   bias_.strength = strength;
   name_ = strength > 0.0 ? base_name_ + "-adversarial" : base_name_;
+}
+
+void ModelProblem::add_parents(Edges& edges, const std::string& effect, const std::vector<std::string>& causes) {
+  for (const auto& c : causes) edges.emplace_back(c, effect);
+}
+
+std::vector<std::pair<std::string, std::string>> ModelProblem::causal_edges() const {
+  Edges edges = model_edges();
+  if (bias_.strength > 0.0) {
+    // The bias depends on every option and on the fidelity (adversarial_bias.hpp).
+    std::vector<std::string> causes{"fidelity"};
+    for (const auto& o : spec_.options()) causes.push_back(o.name);
+    for (const auto& obj : spec_.objectives())
+      for (const auto& c : causes)
+        if (std::find(edges.begin(), edges.end(), std::make_pair(c, obj.name)) == edges.end())
+          edges.emplace_back(c, obj.name);
+  }
+  return edges;
 }
 
 Evaluation ModelProblem::evaluate(const double* x, double s) const {

@@ -17,6 +17,9 @@ class ModelProblem : public BenchmarkProblem {
   Evaluation evaluate(const double* x, double s) const override;
   Evaluation evaluate_noisy(const double* x, double s, Rng& rng) const override;
   std::vector<double> sample_observational(Rng& rng) const override;
+  /// The problem's own graph; with the adversarial bias, which moves every
+  /// objective with every option below the target, also those edges.
+  std::vector<std::pair<std::string, std::string>> causal_edges() const override;
 
   /// Installs the misleading low-fidelity bias (see adversarial_bias.hpp);
   /// the problem's name gains the suffix "-adversarial" when strength > 0.
@@ -29,6 +32,11 @@ class ModelProblem : public BenchmarkProblem {
   virtual Evaluation model(const double* x, double s) const = 0;
   /// Adds the problem's observation noise to a noise-free evaluation.
   virtual void add_noise(Evaluation& e, Rng& rng) const = 0;
+  using Edges = std::vector<std::pair<std::string, std::string>>;
+  /// Appends cause -> effect for every cause.
+  static void add_parents(Edges& edges, const std::string& effect, const std::vector<std::string>& causes);
+  /// The graph of the noise-free model (see causal_edges()).
+  virtual std::vector<std::pair<std::string, std::string>> model_edges() const = 0;
   /// Draws the inputs of one observational row: options uniform on their
   /// bounds (integers uniform among the integers), fidelity uniform on its
   /// range or among its levels.

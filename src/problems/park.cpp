@@ -44,4 +44,11 @@ void Park::add_noise(Evaluation& e, Rng& rng) const {
   for (double& y : e.y) y += noise_sd_ * rng.normal();
 }
 
+std::vector<std::pair<std::string, std::string>> Park::model_edges() const {
+  Edges e;
+  add_parents(e, "f1", {"x1", "x2", "x3", "x4", "fidelity"});
+  add_parents(e, "f2", {"x1", "x2", "x3", "x4", "fidelity"});
+  return e;
+}
+
 }  // namespace rescue::problems

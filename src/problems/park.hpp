@@ -15,6 +15,7 @@ class Park final : public ModelProblem {
 
  private:
   Evaluation model(const double* x, double s) const override;
+  std::vector<std::pair<std::string, std::string>> model_edges() const override;
   void add_noise(Evaluation& e, Rng& rng) const override;
   double noise_sd_;
 };

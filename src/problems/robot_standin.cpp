@@ -132,4 +132,30 @@ void RobotStandin::add_noise(Evaluation& e, Rng& rng) const {
   e.g[1] = clip01(e.g[1] + completion_sd_ * rng.normal());  // risk (g[0]) is deterministic
 }
 
+std::vector<std::pair<std::string, std::string>> RobotStandin::model_edges() const {
+  // r_goal is clipped to 1 everywhere in the option box (its ratio is at
+  // least 20 / 0.11 / 3 > 60), so GoalAlign.scale, GoalDist.scale and
+  // BaseObstacle.scale, written in the risk formula, never change it.
+  const std::vector<std::string> risk_parents{"max_vel_x", "decel_lim_x",   "local_inflation_radius", "sim_time",
+                                              "local_resolution", "vx_samples", "vtheta_samples"};
+  Edges e;
+  add_parents(e, "v_eff", {"max_vel_x", "global_inflation_radius", "BaseObstacle.scale", "fidelity"});
+  add_parents(e, "path_len",
+              {"global_cost_scaling_factor", "PathDist.scale", "GoalDist.scale", "local_inflation_radius", "fidelity"});
+  // recoveries contains risk, a constraint metric, which may not cause an
+  // indicator: its parents stand in for it.
+  std::vector<std::string> recoveries{"fidelity", "local_width", "PathAlign.scale", "GoalAlign.scale"};
+  for (const auto& p : risk_parents)
+    if (std::find(recoveries.begin(), recoveries.end(), p) == recoveries.end()) recoveries.push_back(p);
+  add_parents(e, "recoveries", recoveries);
+  add_parents(e, "plan_load", {"vx_samples", "vtheta_samples", "sim_time", "local_resolution"});
+  add_parents(e, "time",
+              {"path_len", "v_eff", "recoveries", "acc_lim_x", "decel_lim_x", "plan_load", "fidelity"});
+  add_parents(e, "energy_per_m",
+              {"v_eff", "recoveries", "plan_load", "max_vel_theta", "acc_lim_theta", "fidelity"});
+  add_parents(e, "risk", risk_parents);
+  add_parents(e, "completion", {"risk", "recoveries", "sim_time", "fidelity"});
+  return e;
+}
+
 }  // namespace rescue::problems

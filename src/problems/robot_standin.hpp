@@ -35,6 +35,7 @@ class RobotStandin final : public ModelProblem {
 
  private:
   Evaluation model(const double* x, double s) const override;
+  std::vector<std::pair<std::string, std::string>> model_edges() const override;
   void add_noise(Evaluation& e, Rng& rng) const override;
   double time_rel_sd_, energy_sd_, completion_sd_;
 };

@@ -38,6 +38,12 @@ class Zdt1Like : public rescue::problems::BenchmarkProblem {
     return evaluate(x, s);
   }
   std::vector<double> sample_observational(rescue::Rng&) const override { return {}; }
+  std::vector<std::pair<std::string, std::string>> causal_edges() const override {
+    std::vector<std::pair<std::string, std::string>> e{{"x1", "f1"}, {"x1", "neg_f2"}};
+    for (int j = 1; j < spec_.dim(); ++j) e.emplace_back(spec_.options()[j].name, "neg_f2");
+    if (spec_.num_constraints() > 0) e.emplace_back("x1", "x1_limit");
+    return e;
+  }
 
  private:
   std::string name_;

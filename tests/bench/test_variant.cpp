@@ -11,6 +11,7 @@
 #include "bench/bench_run.hpp"
 #include "bench/experiment.hpp"
 #include "bench/variant.hpp"
+#include "problems/benchmark_problem.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 
@@ -25,11 +26,13 @@ TEST(Variant, ParsesParametersAndHarnessKeys) {
   EXPECT_EQ(v.params[0].first, "rescue.weight");
   EXPECT_EQ(v.params[0].second, 0.0);
   EXPECT_EQ(v.observational_rows, 50);
-  EXPECT_TRUE(v.shuffled_dag);
+  EXPECT_EQ(v.dag, DagChoice::Shuffled);
+  EXPECT_EQ(parse_variant("oracle=rescue:dag=true").dag, DagChoice::True);
+  EXPECT_EQ(parse_variant("oracle=rescue:dag=true").definition(), "rescue:dag=true");
 
   const StrategyVariant plain = parse_variant("kg30=hvkg:kg.set_size=30:kg.fantasies=4");
   EXPECT_EQ(plain.observational_rows, -1);
-  EXPECT_FALSE(plain.shuffled_dag);
+  EXPECT_EQ(plain.dag, DagChoice::Learned);
   EXPECT_EQ(plain.definition(), "hvkg:kg.set_size=30:kg.fantasies=4");
 }
 
@@ -56,7 +59,7 @@ TEST(Variant, RejectsBadDefinitionsWithAMessage) {
       {"v=hvkg:kg.pool=inf", "not a finite number"},
       {"v=hvkg:kg.pool=nan", "not a finite number"},
       {"v=hvkg:kg.pool=1:kg.pool=2", "given twice"},
-      {"v=rescue:dag=true", "only be 'shuffled'"},
+      {"v=rescue:dag=oracle", "only be 'shuffled' or 'true'"},
       {"v=hvkg:dag=shuffled", "needs the rescue strategy"},
       {"v=hvkg:observational=-1", "row count"},
       {"v=hvkg:observational=2.5", "row count"},
@@ -142,6 +145,39 @@ TEST(Variant, ShuffledDagOfABuiltinProblemIsAcceptedByTheLibrary) {
   rescue_problem_free(p);
 }
 
+// Every built-in problem's own graph is one the library accepts, and the
+// optimizer then holds exactly that graph.
+TEST(Variant, TrueDagOfEveryBuiltinProblemIsAcceptedAndKept) {
+  for (const std::string& name : problems::problem_names()) {
+    SCOPED_TRACE(name);
+    const auto problem = problems::make_problem(name);
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    ASSERT_EQ(rescue_problem_builtin(name.c_str(), &p), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
+    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK);
+    ASSERT_EQ(rescue_set_dag(o, true_dag_json(*problem).c_str()), RESCUE_OK) << rescue_errmsg(o);
+    // The model (and the graph it reports) is built from data.
+    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
+                      rescue_num_constraints(o);
+    std::vector<double> data(static_cast<std::size_t>(60 * width));
+    ASSERT_EQ(rescue_problem_sample_observational(p, 60, 3, data.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(o, data.data(), 60, width), RESCUE_OK);
+    std::size_t len = 0;
+    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), RESCUE_OK);
+    std::string graph(len + 1, '\0');
+    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, &graph[0], graph.size(), &len), RESCUE_OK);
+    graph.resize(len);
+    std::set<std::pair<std::string, std::string>> want, got;
+    for (const auto& e : problem->causal_edges()) want.insert(e);
+    const nlohmann::json held = nlohmann::json::parse(graph);
+    for (const auto& e : held.at("edges"))
+      got.insert({e.at("from").get<std::string>(), e.at("to").get<std::string>()});
+    EXPECT_EQ(got, want);
+    rescue_destroy(o);
+    rescue_problem_free(p);
+  }
+}
 
 RunSpec tiny_run(const std::string& problem, const std::string& strategy, const std::string& variant) {
   RunSpec r;
@@ -186,6 +222,10 @@ TEST(VariantRun, ParametersReachTheLibraryAndAreRecorded) {
 }
 
 TEST(VariantRun, ShuffledDagAndNoObservationalDataRun) {
+  const RunResult oracle = run_benchmark(tiny_run("healthcare", "rescue-true", "rescue:dag=true"));
+  EXPECT_EQ(oracle.stop_reason.rfind("error", 0), std::string::npos) << oracle.stop_reason;
+  EXPECT_NE(first_strategy_query(oracle), nullptr);
+
   const RunResult shuffled = run_benchmark(tiny_run("healthcare", "rescue-wrong", "rescue:dag=shuffled"));
   EXPECT_EQ(shuffled.stop_reason.rfind("error", 0), std::string::npos) << shuffled.stop_reason;
   EXPECT_NE(first_strategy_query(shuffled), nullptr);
