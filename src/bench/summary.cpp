@@ -11,6 +11,7 @@
 #include "bench/in_sample.hpp"
 #include "bench/regret_curve.hpp"
 #include "problems/benchmark_problem.hpp"
+#include "util/error.hpp"
 
 namespace rescue::bench {
 
@@ -98,12 +99,18 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       aur_by_seed[strategy][r.spec.seed] = aur;
       if (r.spec.shared_recommender) st.own_aur.push_back(run_aur(r, true));
       if (!r.iterations.empty() && r.iterations.back().inferred_hv > 0.0) ++st.final_recommendation_positive;
+      for (const auto& it : r.iterations) st.target_evaluations += it.fidelity == r.target_fidelity;
       if (truth && !r.iterations.empty()) {
         std::vector<double> cost;
         for (const auto& it : r.iterations) cost.push_back(it.cumulative_cost);
-        const std::vector<double> regret = in_sample_log10_regret(r, *truth);
-        st.in_sample_aur.push_back(area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget));
-        final_in_sample.push_back(running_min(regret).back());
+        try {
+          const std::vector<double> regret = in_sample_log10_regret(r, *truth);
+          st.in_sample_aur.push_back(area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget));
+          final_in_sample.push_back(regret.back());  // the hypervolume of a growing set never falls
+        } catch (const Error&) {
+          // A run file from another version of the problem (other options):
+          // no true values for it; the rest of the summary stands.
+        }
       }
       double best = std::log10(std::max(r.spec.hv_max, kRegretFloor));
       for (const auto& it : r.iterations) {
@@ -130,11 +137,13 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
         st.own_aur_mean = mean(st.own_aur);
         st.own_aur_sd = sample_sd(st.own_aur);
       }
-      if (!st.in_sample_aur.empty()) {
-        st.in_sample_aur_mean = mean(st.in_sample_aur);
-        st.in_sample_aur_sd = sample_sd(st.in_sample_aur);
-        st.final_in_sample_regret_mean = mean(final_in_sample);
-      }
+      st.target_evaluations /= nruns;
+    }
+    {
+      const double none = std::numeric_limits<double>::quiet_NaN();
+      st.in_sample_aur_mean = st.in_sample_aur.empty() ? none : mean(st.in_sample_aur);
+      st.in_sample_aur_sd = st.in_sample_aur.size() < 2 ? none : sample_sd(st.in_sample_aur);
+      st.final_in_sample_regret_mean = final_in_sample.empty() ? none : mean(final_in_sample);
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     st.cheap_share = own > 0 ? cheap / own : nan;
@@ -205,16 +214,18 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
     bool any_in_sample = false;
     for (const auto& s : ps.strategies) any_in_sample = any_in_sample || !s.in_sample_aur.empty();
     if (any_in_sample) {
-      md << "\nIn-sample: the configurations evaluated at the target fidelity whose observation was feasible, "
-            "scored by their true hypervolume (what recommending only evaluated configurations would give); and "
-            "the runs whose last recommendation has a positive true hypervolume (it holds a configuration "
-            "feasible at the target and inside the reference point):\n\n| strategy | runs | in-sample AUR mean | "
-            "in-sample AUR sd | final best in-sample log10 regret | last recommendation with hypervolume > 0 |\n"
-            "|---|---|---|---|---|---|\n";
+      md << "\nIn-sample: the configurations evaluated at exactly the target fidelity whose observation was "
+            "feasible, scored by their true hypervolume (what recommending only evaluated configurations would "
+            "give; on a continuous fidelity an evaluation just below the target does not count); and the runs "
+            "whose last recommendation (the one the AUR above is measured on) has a positive true hypervolume "
+            "(it holds a configuration feasible at the target and inside the reference point):\n\n"
+            "| strategy | runs | target evaluations/run | in-sample AUR mean | in-sample AUR sd | final best "
+            "in-sample log10 regret | last recommendation with hypervolume > 0 |\n|---|---|---|---|---|---|---|\n";
       for (const auto& s : ps.strategies)
-        md << "| " << s.strategy << " | " << s.in_sample_aur.size() << " | " << fixed(s.in_sample_aur_mean, 3)
-           << " | " << fixed(s.in_sample_aur_sd, 3) << " | " << fixed(s.final_in_sample_regret_mean, 3) << " | "
-           << s.final_recommendation_positive << " of " << s.aur.size() << " |\n";
+        md << "| " << s.strategy << " | " << s.in_sample_aur.size() << " | " << fixed(s.target_evaluations, 1)
+           << " | " << fixed(s.in_sample_aur_mean, 3) << " | " << fixed(s.in_sample_aur_sd, 3) << " | "
+           << fixed(s.final_in_sample_regret_mean, 3) << " | " << s.final_recommendation_positive << " of "
+           << s.aur.size() << " |\n";
     }
     if (!ps.pairs.empty()) {
       md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B |\n"
@@ -243,7 +254,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
 void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
   out << "problem,strategy,runs,aur_mean,aur_sd,final_log10_regret_mean,final_log10_regret_sd,queries_per_run,"
          "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,errors,"
-         "in_sample_aur_mean,in_sample_aur_sd,final_recommendation_positive\n";
+         "in_sample_aur_mean,in_sample_aur_sd,final_in_sample_log10_regret_mean,final_recommendation_positive\n";
   char buf[64];
   auto g = [&](double v) {
     std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -256,7 +267,9 @@ void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& sum
           << g(s.cheap_share) << ',' << g(s.mean_fidelity) << ',' << g(s.violation_rate) << ','
           << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << s.errors << ','
           << (s.in_sample_aur.empty() ? "" : g(s.in_sample_aur_mean)) << ','
-          << (s.in_sample_aur.empty() ? "" : g(s.in_sample_aur_sd)) << ',' << s.final_recommendation_positive << '\n';
+          << (s.in_sample_aur.size() < 2 ? "" : g(s.in_sample_aur_sd)) << ','
+          << (s.in_sample_aur.empty() ? "" : g(s.final_in_sample_regret_mean)) << ',' << s.final_recommendation_positive
+          << '\n';
 }
 
 }  // namespace rescue::bench

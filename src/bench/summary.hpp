@@ -33,8 +33,9 @@ struct StrategyStats {
   /// AUR of the in-sample regret (bench/in_sample.hpp), one per run, when the
   /// problem is a built-in one (empty otherwise).
   std::vector<double> in_sample_aur;
-  double in_sample_aur_mean = 0.0, in_sample_aur_sd = 0.0;
-  double final_in_sample_regret_mean = 0.0;  ///< in-sample log10 regret at the end of the run
+  double in_sample_aur_mean = 0.0, in_sample_aur_sd = 0.0;   ///< NaN without in-sample figures
+  double final_in_sample_regret_mean = 0.0;  ///< in-sample log10 regret at the end of the run (NaN: none)
+  double target_evaluations = 0.0;           ///< evaluations at exactly the target fidelity, per run
   /// Runs whose last recommendation has a positive true hypervolume: it holds a
   /// configuration feasible at the target and inside the reference point.
   int final_recommendation_positive = 0;

@@ -12,8 +12,7 @@
 //                    from the observational data with every node's parents
 //                    redrawn (same number, among the variables the tiers allow)
 //   dag=true         the "rescue" strategy gets the graph the problem's
-//                    equations define (BenchmarkProblem::causal_edges): an
-//                    oracle, the best a causal discovery could do
+//                    noise-free equations define (BenchmarkProblem::causal_edges)
 #pragma once
 #include <cstdint>
 #include <string>

@@ -70,6 +70,7 @@ double ridge_dof(const Eigen::MatrixXd& design, double lambda) {
 Eigen::MatrixXd features(const Eigen::MatrixXd& z, const Eigen::MatrixXd& omega, const Eigen::RowVectorXd& phase) {
   const double scale = std::sqrt(2.0 / static_cast<double>(omega.cols()));
   Eigen::MatrixXd arg = z * omega;
+  if (phase.size() != arg.cols()) fail(Status::Internal, "random features: phase and frequencies disagree in size");
   cos_features_in_place(arg.data(), arg.rows(), arg.cols(), phase.data(), scale);
   return arg;
 }

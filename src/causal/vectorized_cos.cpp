@@ -7,7 +7,8 @@ namespace rescue::causal {
 // Not "avx512f" or "fma": those let the compiler fuse a multiply and an add,
 // which rounds once instead of twice and would make the Monte Carlo estimates,
 // and so the runs, depend on the machine.
-#if defined(__x86_64__) && defined(__has_attribute)
+// target_clones needs ifunc: ELF with glibc.
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define RESCUE_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #endif

@@ -11,8 +11,9 @@ namespace rescue::causal {
 // to std::cos for |x| above kVectorizedCosLimit.
 constexpr double kVectorizedCosLimit = 1e12;
 
-/// One value of that cos. Plain multiplies and adds, no fused ones, so every
-/// instruction set gives the same bits.
+/// One value of that cos. Plain multiplies and adds, no fused ones
+/// (vectorized_cos.cpp is built with -ffp-contract=off), so every instruction
+/// set gives the same bits.
 inline double polynomial_cos(double x) {
   constexpr double inv_two_pi = 0.15915494309189535;
   constexpr double two_pi_hi = 6.283185307179586, two_pi_lo = 2.4492935982947064e-16;
@@ -35,10 +36,12 @@ inline double polynomial_cos(double x) {
 
 /// The random-feature map, in place on a column-major rows x cols block:
 /// a(i, j) <- scale * cos(a(i, j) + phase[j]), with polynomial_cos where every
-/// argument is below kVectorizedCosLimit and std::cos otherwise. On x86-64 the
-/// loops are also built for AVX2 and chosen at load time where the CPU has it
-/// (twice the doubles per instruction of the baseline SSE2); AVX2 has no fused
-/// multiply-add, so the results are the same bits on every machine.
+/// argument is below kVectorizedCosLimit and std::cos otherwise. On x86-64
+/// with glibc the loops are also built for AVX2 and chosen at load time where
+/// the CPU has it (twice the doubles per instruction of the baseline SSE2).
+/// The avx2 target does not enable fused multiply-add, so on the polynomial
+/// path both builds give the same bits; the std::cos path is libm's.
+/// phase holds cols values.
 void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
 
 }  // namespace rescue::causal

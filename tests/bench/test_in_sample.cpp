@@ -122,6 +122,7 @@ TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommenda
   ASSERT_EQ(ps.strategies.size(), 1u);
   const auto& st = ps.strategies[0];
   EXPECT_EQ(st.final_recommendation_positive, 2);
+  EXPECT_EQ(st.target_evaluations, 4.0);
   ASSERT_EQ(st.in_sample_aur.size(), 3u);
   for (std::size_t k = 0; k < runs.size(); ++k) {
     std::vector<double> cost;
@@ -140,5 +141,6 @@ TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommenda
   const auto toy = rb::summarize_problem("toy", runs, {"a"});
   ASSERT_EQ(toy.strategies.size(), 1u);
   EXPECT_TRUE(toy.strategies[0].in_sample_aur.empty());
+  EXPECT_TRUE(std::isnan(toy.strategies[0].in_sample_aur_mean));
   EXPECT_EQ(rb::summary_markdown({toy}, runs, "cmd").find("In-sample"), std::string::npos);
 }

@@ -36,8 +36,8 @@ TEST(VectorizedCos, MatchesStdCos) {
 }
 
 // Whichever build of the loop the CPU gets (AVX2 or the baseline), the values
-// are the bits of the scalar formula: the Monte Carlo estimates, and with them
-// every run, do not depend on the machine.
+// are the bits of the scalar formula, so the random features do not depend on
+// the CPU. (Only the build the test machine picks is compared.)
 TEST(VectorizedCos, SameBitsAsTheScalarFormula) {
   Rng rng(2);
   Eigen::VectorXd x(4099);  // not a multiple of any vector width: the tail runs too

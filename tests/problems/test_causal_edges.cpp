@@ -1,6 +1,8 @@
 // Each built-in problem's causal graph (causal_edges) against its equations:
 // a variable must not move when an option or the fidelity outside its
 // ancestors changes, and must move, on some random draw, with each one inside.
+// (Ancestor sets only: a direct edge from an input that is also an ancestor
+// by another path is not checked.)
 #include <functional>
 #include <map>
 #include <set>
