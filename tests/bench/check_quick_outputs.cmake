@@ -37,7 +37,9 @@ foreach(p ${problems})
   endif()
 endforeach()
 foreach(s ${strategies})
-  string(REGEX MATCHALL "\n\\| ${s} \\| 2 \\| -?[0-9]" rows "${md}")
+  # Rows of the main table (its final-regret column reads "mean +- sd"; the
+  # in-sample table also starts with the strategy and its run count).
+  string(REGEX MATCHALL "\n\\| ${s} \\| 2 \\| -?[0-9.]+ \\| [0-9.]+ \\| -?[0-9.]+ \\+- " rows "${md}")
   list(LENGTH rows nrows)
   if(NOT nrows EQUAL 2)
     message(FATAL_ERROR "summary.md: expected a row with 2 runs for ${s} on each problem, found ${nrows}")
