@@ -9,4 +9,5 @@ plot 'robabsum/plots/robot-standin-regret.dat' using 1:($2-$3):($2+$3) with fill
      'robabsum/plots/robot-standin-regret.dat' using 1:($4-$5):($4+$5) with filledcurves lc rgb '#d95f02' notitle, '' using 1:4 with lines lw 2 lc rgb '#d95f02' title 'hvkg', \
      'robabsum/plots/robot-standin-regret.dat' using 1:($6-$7):($6+$7) with filledcurves lc rgb '#7570b3' notitle, '' using 1:6 with lines lw 2 lc rgb '#7570b3' title 'ehvi', \
      'robabsum/plots/robot-standin-regret.dat' using 1:($8-$9):($8+$9) with filledcurves lc rgb '#e7298a' notitle, '' using 1:8 with lines lw 2 lc rgb '#e7298a' title 'random', \
-     'robabsum/plots/robot-standin-regret.dat' using 1:($10-$11):($10+$11) with filledcurves lc rgb '#66a61e' notitle, '' using 1:10 with lines lw 2 lc rgb '#66a61e' title 'rescue-wrong-dag'
+     'robabsum/plots/robot-standin-regret.dat' using 1:($10-$11):($10+$11) with filledcurves lc rgb '#66a61e' notitle, '' using 1:10 with lines lw 2 lc rgb '#66a61e' title 'rescue-wrong-dag', \
+     'robabsum/plots/robot-standin-regret.dat' using 1:($12-$13):($12+$13) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:12 with lines lw 2 lc rgb '#e6ab02' title 'rescue-true-dag'
