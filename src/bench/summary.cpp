@@ -37,14 +37,19 @@ std::string pvalue(double p) {
   return buf;
 }
 
-double run_aur(const RunResult& r, bool own = false) {
-  std::vector<double> cost, regret;
-  for (const auto& it : r.iterations) {
-    cost.push_back(it.cumulative_cost);
-    regret.push_back(own ? log10_regret(r.spec.hv_max, it.own_inferred_hv) : it.log10_regret);
-  }
-  if (cost.empty()) return std::log10(std::max(r.spec.hv_max, kRegretFloor));
+// Area under a run's regret curve, one log10 regret per iteration.
+double run_area(const RunResult& r, const std::vector<double>& regret) {
+  if (r.iterations.empty()) return std::log10(std::max(r.spec.hv_max, kRegretFloor));
+  std::vector<double> cost;
+  for (const auto& it : r.iterations) cost.push_back(it.cumulative_cost);
   return area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget);
+}
+
+double run_aur(const RunResult& r, bool own = false) {
+  std::vector<double> regret;
+  for (const auto& it : r.iterations)
+    regret.push_back(own ? log10_regret(r.spec.hv_max, it.own_inferred_hv) : it.log10_regret);
+  return run_area(r, regret);
 }
 
 }  // namespace
@@ -101,11 +106,9 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       if (!r.iterations.empty() && r.iterations.back().inferred_hv > 0.0) ++st.final_recommendation_positive;
       for (const auto& it : r.iterations) st.target_evaluations += it.fidelity == r.target_fidelity;
       if (truth && !r.iterations.empty()) {
-        std::vector<double> cost;
-        for (const auto& it : r.iterations) cost.push_back(it.cumulative_cost);
         try {
           const std::vector<double> regret = in_sample_log10_regret(r, *truth);
-          st.in_sample_aur.push_back(area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget));
+          st.in_sample_aur.push_back(run_area(r, regret));
           final_in_sample.push_back(regret.back());  // the hypervolume of a growing set never falls
         } catch (const Error&) {
           // A run file from another version of the problem (other options):
@@ -199,9 +202,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
          << " | " << fixed(s.violation_rate, 3) << " / " << fixed(s.violation_rate_target, 3) << " | "
          << fixed(s.median_suggest_seconds, 4) << " | " << s.errors << " |\n";
     }
-    bool any_own = false;
-    for (const auto& s : ps.strategies) any_own = any_own || !s.own_aur.empty();
-    if (any_own) {
+    if (std::any_of(ps.strategies.begin(), ps.strategies.end(), [](const auto& s) { return !s.own_aur.empty(); })) {
       md << "\nThe strategies below are measured, as every other, by the shared recommender (a plain "
             "multi-fidelity GP fitted to the same observations); their own recommendation (`rescue_pareto`, "
             "on the strategy's own model) scores:\n\n| strategy | runs | AUR mean, own recommendation | AUR sd |\n"
@@ -211,9 +212,8 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
           md << "| " << s.strategy << " | " << s.own_aur.size() << " | " << fixed(s.own_aur_mean, 3) << " | "
              << fixed(s.own_aur_sd, 3) << " |\n";
     }
-    bool any_in_sample = false;
-    for (const auto& s : ps.strategies) any_in_sample = any_in_sample || !s.in_sample_aur.empty();
-    if (any_in_sample) {
+    if (std::any_of(ps.strategies.begin(), ps.strategies.end(),
+                    [](const auto& s) { return !s.in_sample_aur.empty(); })) {
       md << "\nIn-sample: the configurations evaluated at exactly the target fidelity whose observation was "
             "feasible, scored by their true hypervolume (what recommending only evaluated configurations would "
             "give; on a continuous fidelity an evaluation just below the target does not count); and the runs "
