@@ -7,8 +7,19 @@ namespace rescue::causal {
 // Not "avx512f" or "fma": those let the compiler fuse a multiply and an add,
 // which rounds once instead of twice and would make the Monte Carlo estimates,
 // and so the runs, depend on the machine.
-// target_clones needs ifunc: ELF with glibc.
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute)
+// target_clones needs ifunc: ELF with glibc. Not under ThreadSanitizer: the
+// ifunc resolver runs while the dynamic linker relocates
+// the library, before the TSan runtime is initialized, and crashes (clang 14).
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RESCUE_NO_CLONES 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define RESCUE_NO_CLONES 1
+#endif
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute) && \
+    !defined(RESCUE_NO_CLONES)
 #if __has_attribute(target_clones)
 #define RESCUE_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #endif
