@@ -122,6 +122,28 @@ const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec
 }
 }  // namespace
 
+// Helpers kept out of the extern "C" block: they return C++ types.
+namespace {
+struct Outputs {
+  std::vector<double> y, g, z;
+};
+Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, const double* g, int q, const double* z, int k) {
+  Outputs o;
+  o.y = copy_in(y, m, spec.num_objectives(), "objective values");
+  o.g = copy_in(g, q, spec.num_constraints(), "constraint metrics");
+  if (z != nullptr || k != 0) o.z = copy_in(z, k, spec.num_indicators(), "indicator values");
+  return o;
+}
+
+rescue::acq::CausalPrior& causal_or_fail(rescue_optimizer* opt) {
+  rescue::acq::CausalPrior* prior = opt->engine->causal();
+  if (!prior)
+    rescue::fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
+                                       "suggestion with at least two rows of data");
+  return *prior;
+}
+}  // namespace
+
 extern "C" {
 
 // ---- version and errors --------------------------------------------------------------
@@ -430,19 +452,6 @@ rescue_status rescue_suggest_batch(rescue_optimizer* opt, int q, double* x, int 
   return RESCUE_OK;
 }
 
-namespace {
-struct Outputs {
-  std::vector<double> y, g, z;
-};
-Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, const double* g, int q, const double* z, int k) {
-  Outputs o;
-  o.y = copy_in(y, m, spec.num_objectives(), "objective values");
-  o.g = copy_in(g, q, spec.num_constraints(), "constraint metrics");
-  if (z != nullptr || k != 0) o.z = copy_in(z, k, spec.num_indicators(), "indicator values");
-  return o;
-}
-}  // namespace
-
 rescue_status rescue_observe(rescue_optimizer* opt, int ticket, const double* y, int m, const double* g, int q,
                              const double* z, int k) {
   RESCUE_OPT_CALL(opt, {
@@ -595,16 +604,6 @@ rescue_status rescue_constrain_edge(rescue_optimizer* opt, const char* from, con
     opt->engine->constrain_edge(need_name(from, "edge source"), need_name(to, "edge target"), kind == RESCUE_EDGE_REQUIRED);
   });
 }
-
-namespace {
-rescue::acq::CausalPrior& causal_or_fail(rescue_optimizer* opt) {
-  rescue::acq::CausalPrior* prior = opt->engine->causal();
-  if (!prior)
-    rescue::fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
-                                       "suggestion with at least two rows of data");
-  return *prior;
-}
-}  // namespace
 
 rescue_status rescue_causal_graph(rescue_optimizer* opt, int format, int as_discovered, char* buffer, size_t capacity,
                                   size_t* length) {
