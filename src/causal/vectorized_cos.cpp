@@ -4,28 +4,18 @@
 
 namespace rescue::causal {
 
-// Not "avx512f" or "fma": those let the compiler fuse a multiply and an add,
-// which rounds once instead of twice and would make the Monte Carlo estimates,
-// and so the runs, depend on the machine.
-// target_clones needs ifunc: ELF with glibc. Not under ThreadSanitizer: the
-// ifunc resolver runs while the dynamic linker relocates
-// the library, before the TSan runtime is initialized, and crashes (clang 14).
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define RESCUE_NO_CLONES 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define RESCUE_NO_CLONES 1
-#endif
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GLIBC__) && defined(__has_attribute) && \
-    !defined(RESCUE_NO_CLONES)
-#if __has_attribute(target_clones)
-#define RESCUE_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef RESCUE_AVX2_CLONE
-#define RESCUE_AVX2_CLONE
+// The loops are built twice on x86-64 with GCC or Clang: for the baseline
+// (SSE2) and for AVX2, chosen per call by the CPU. A plain runtime test rather
+// than target_clones: no ifunc (which needs ELF and glibc, and whose resolver
+// runs during relocation, before a ThreadSanitizer runtime is up), and the
+// test can run both builds. Not "avx512f" or "fma": those let the compiler fuse
+// a multiply and an add, which rounds once instead of twice and would make the
+// Monte Carlo estimates, and so the runs, depend on the machine.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RESCUE_COS_AVX2 1
+#define RESCUE_INLINE inline __attribute__((always_inline))
+#else
+#define RESCUE_INLINE inline
 #endif
 
 namespace {
@@ -33,8 +23,7 @@ namespace {
 // a(:, j) += phase[j]; true when every |a| is below kVectorizedCosLimit (a
 // NaN is not). One pass over memory; an OR of comparisons vectorizes where a
 // floating-point max would not.
-RESCUE_AVX2_CLONE
-bool add_phase_within_limit(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase) {
+RESCUE_INLINE bool add_phase_within_limit(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase) {
   int over = 0;
   for (Eigen::Index j = 0; j < cols; ++j) {
     double* c = a + j * rows;
@@ -47,20 +36,52 @@ bool add_phase_within_limit(double* a, Eigen::Index rows, Eigen::Index cols, con
   return over == 0;
 }
 
-RESCUE_AVX2_CLONE
-void scaled_polynomial_cos(double* x, Eigen::Index n, double scale) {
+RESCUE_INLINE void scaled_polynomial_cos(double* x, Eigen::Index n, double scale) {
   for (Eigen::Index i = 0; i < n; ++i) x[i] = polynomial_cos(x[i]) * scale;
 }
 
-}  // namespace
-
-void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {
+RESCUE_INLINE void cos_features(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {
   const Eigen::Index n = rows * cols;
   if (add_phase_within_limit(a, rows, cols, phase)) {
     scaled_polynomial_cos(a, n, scale);
   } else {
     for (Eigen::Index i = 0; i < n; ++i) a[i] = std::cos(a[i]) * scale;
   }
+}
+
+}  // namespace
+
+namespace detail {
+
+void cos_features_baseline(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {
+  cos_features(a, rows, cols, phase, scale);
+}
+
+#ifdef RESCUE_COS_AVX2
+__attribute__((target("avx2"))) void cos_features_avx2(double* a, Eigen::Index rows, Eigen::Index cols,
+                                                       const double* phase, double scale) {
+  cos_features(a, rows, cols, phase, scale);
+}
+
+bool cos_features_avx2_available() {
+  __builtin_cpu_init();  // idempotent; needed if called before the runtime's own initializer
+  return __builtin_cpu_supports("avx2");
+}
+#else
+void cos_features_avx2(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {
+  cos_features(a, rows, cols, phase, scale);
+}
+
+bool cos_features_avx2_available() { return false; }
+#endif
+
+}  // namespace detail
+
+void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {
+  if (detail::cos_features_avx2_available())
+    detail::cos_features_avx2(a, rows, cols, phase, scale);
+  else
+    detail::cos_features_baseline(a, rows, cols, phase, scale);
 }
 
 }  // namespace rescue::causal

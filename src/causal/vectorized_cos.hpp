@@ -37,11 +37,20 @@ inline double polynomial_cos(double x) {
 /// The random-feature map, in place on a column-major rows x cols block:
 /// a(i, j) <- scale * cos(a(i, j) + phase[j]), with polynomial_cos where every
 /// argument is below kVectorizedCosLimit and std::cos otherwise. On x86-64
-/// with glibc the loops are also built for AVX2 and chosen at load time where
-/// the CPU has it (twice the doubles per instruction of the baseline SSE2).
-/// The avx2 target does not enable fused multiply-add, so on the polynomial
-/// path both builds give the same bits; the std::cos path is libm's.
-/// phase holds cols values.
+/// the loops are also built for AVX2 and that build is used where the CPU has
+/// it (twice the doubles per instruction of the baseline SSE2). The avx2
+/// target does not enable fused multiply-add, so on the polynomial path both
+/// builds give the same bits; the std::cos path is libm's. phase holds cols
+/// values.
 void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
+
+namespace detail {
+/// The two builds of cos_features_in_place, for tests. cos_features_avx2 may
+/// only be called where cos_features_avx2_available() (off x86-64 it is the
+/// baseline build and that returns false).
+void cos_features_baseline(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
+void cos_features_avx2(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
+bool cos_features_avx2_available();
+}  // namespace detail
 
 }  // namespace rescue::causal

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "causal/vectorized_cos.hpp"
 #include "util/rng.hpp"
@@ -35,19 +37,33 @@ TEST(VectorizedCos, MatchesStdCos) {
   EXPECT_NEAR(edge[4], 0.0, 1e-15);
 }
 
-// Whichever build of the loop the CPU gets (AVX2 or the baseline), the values
-// are the bits of the scalar formula, so the random features do not depend on
-// the CPU. (Only the build the test machine picks is compared.)
-TEST(VectorizedCos, SameBitsAsTheScalarFormula) {
+// Both builds of the loop (AVX2 where the CPU has it, and the baseline) give
+// the bits of the scalar formula, so the random features do not depend on the
+// CPU; on the std::cos path they agree with each other.
+TEST(VectorizedCos, BothBuildsGiveTheBitsOfTheScalarFormula) {
   Rng rng(2);
-  Eigen::VectorXd x(4099);  // not a multiple of any vector width: the tail runs too
+  Eigen::MatrixXd x(1367, 3);  // not a multiple of any vector width: the tails run too
   for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = rng.uniform(-50.0, 50.0);
-  Eigen::VectorXd c = x;
-  cos_values(c.data(), c.size());
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    volatile double in = x(i);  // keeps the reference out of any vectorized loop
-    ASSERT_EQ(c(i), causal::polynomial_cos(in)) << "x = " << x(i);
+  const double phase[3] = {0.3, -1.7, 2.9};
+  const double scale = 0.37;
+  using Build = void (*)(double*, Eigen::Index, Eigen::Index, const double*, double);
+  std::vector<std::pair<const char*, Build>> builds = {{"baseline", causal::detail::cos_features_baseline}};
+  if (causal::detail::cos_features_avx2_available()) builds.emplace_back("avx2", causal::detail::cos_features_avx2);
+  for (const auto& [name, build] : builds) {
+    Eigen::MatrixXd c = x;
+    build(c.data(), c.rows(), c.cols(), phase, scale);
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+      for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        volatile double in = x(i, j) + phase[j];  // keeps the reference out of any vectorized loop
+        ASSERT_EQ(c(i, j), causal::polynomial_cos(in) * scale) << name << ": x = " << x(i, j);
+      }
   }
+  // The entry point is one of the two.
+  Eigen::MatrixXd c = x, ref = x;
+  causal::cos_features_in_place(c.data(), c.rows(), c.cols(), phase, scale);
+  builds.back().second(ref.data(), ref.rows(), ref.cols(), phase, scale);
+  EXPECT_EQ(c, ref);
+  if (builds.size() < 2) GTEST_SKIP() << "this CPU has no AVX2: only the baseline build was compared";
 }
 
 // The map adds each column's phase and scales; past the polynomial's range
