@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/batch_rounds.hpp"
+#include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
 #include "bench/max_hv_search.hpp"
 #include "bench/parallel_for.hpp"
@@ -70,6 +71,12 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
       const std::string path = out + "/" + name + (format == RESCUE_GRAPH_DOT ? "-dag.dot" : "-dag.json");
       std::ofstream(path) << text << "\n";
       std::cout << "wrote " << path << "\n";
+      if (format == RESCUE_GRAPH_JSON) {
+        // Against the graph of the problem's own equations.
+        const auto r = rescue::bench::compare_with_true_dag(text, rescue::problems::make_problem(name)->causal_edges());
+        std::cout << name << ": " << rescue::bench::describe(r) << "\n";
+        for (const auto& [from, to] : r.missed) std::cout << "  missed " << from << " -> " << to << "\n";
+      }
     }
     if (!ok) std::cerr << "rescue-bench: " << name << ": " << rescue_errmsg(o) << "\n";
     rescue_destroy(o);
@@ -172,7 +179,7 @@ int main(int argc, char** argv) {
   bool export_dag = false;
   app.add_flag("--export-dag", export_dag,
                "Instead of runs: write the causal graph learned from each problem's observational data "
-               "(<out>/<problem>-dag.dot and .json)");
+               "(<out>/<problem>-dag.dot and .json), and print how many edges of the problem's true graph it holds");
   std::vector<int> batch_qs;
   int rounds = 10;
   std::vector<double> thresholds;

@@ -1,0 +1,54 @@
+#include "bench/dag_recovery.hpp"
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace rescue::bench {
+
+DagRecovery compare_with_true_dag(const std::string& learned_json, const std::vector<Edge>& true_edges) {
+  std::set<Edge> directed, undirected;  // undirected stored both ways
+  try {
+    const nlohmann::json g = nlohmann::json::parse(learned_json);
+    for (const auto& e : g.at("edges")) {
+      const std::string from = e.at("from").get<std::string>(), to = e.at("to").get<std::string>();
+      if (e.value("directed", true)) {
+        directed.insert({from, to});
+      } else {
+        undirected.insert({from, to});
+        undirected.insert({to, from});
+      }
+    }
+  } catch (const nlohmann::json::exception& ex) {
+    throw std::invalid_argument(std::string("learned graph: ") + ex.what());
+  }
+  DagRecovery r;
+  std::set<Edge> truth;
+  for (const Edge& e : true_edges) {
+    if (!truth.insert(e).second) continue;  // a repeated true edge counts once
+    ++r.true_edges;
+    const Edge back{e.second, e.first};
+    if (directed.count(e) || undirected.count(e))
+      ++r.found;
+    else if (directed.count(back))
+      ++r.reversed;
+    else
+      r.missed.push_back(e);
+  }
+  auto linked = [&](const Edge& e) { return truth.count(e) || truth.count({e.second, e.first}); };
+  for (const Edge& e : directed)
+    if (!linked(e)) r.extra.push_back(e);
+  for (const Edge& e : undirected)
+    if (e.first < e.second && !linked(e)) r.extra.push_back(e);
+  return r;
+}
+
+std::string describe(const DagRecovery& r) {
+  std::ostringstream s;
+  s << r.found << " of " << r.true_edges << " true edges found (" << r.reversed << " reversed, " << r.missed.size()
+    << " missed), " << r.extra.size() << " extra";
+  return s.str();
+}
+
+}  // namespace rescue::bench
