@@ -1,5 +1,6 @@
 #include "bench/dag_recovery.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -36,18 +37,22 @@ DagRecovery compare_with_true_dag(const std::string& learned_json, const std::ve
     else
       r.missed.push_back(e);
   }
-  auto linked = [&](const Edge& e) { return truth.count(e) || truth.count({e.second, e.first}); };
-  for (const Edge& e : directed)
-    if (!linked(e)) r.extra.push_back(e);
-  for (const Edge& e : undirected)
-    if (e.first < e.second && !linked(e)) r.extra.push_back(e);
+  // Extra: unlinked pairs, each once (a learned 2-cycle, or an edge both
+  // directed and undirected, is one pair), as (smaller name, larger name).
+  std::set<Edge> extra;
+  auto add_if_unlinked = [&](const Edge& e) {
+    if (!truth.count(e) && !truth.count({e.second, e.first})) extra.insert(std::minmax(e.first, e.second));
+  };
+  for (const Edge& e : directed) add_if_unlinked(e);
+  for (const Edge& e : undirected) add_if_unlinked(e);
+  r.extra.assign(extra.begin(), extra.end());
   return r;
 }
 
 std::string describe(const DagRecovery& r) {
   std::ostringstream s;
-  s << r.found << " of " << r.true_edges << " true edges found (" << r.reversed << " reversed, " << r.missed.size()
-    << " missed), " << r.extra.size() << " extra";
+  s << r.found << " of " << r.true_edges << " true edges found, " << r.reversed << " reversed, " << r.missed.size()
+    << " missed; " << r.extra.size() << " extra";
   return s.str();
 }
 

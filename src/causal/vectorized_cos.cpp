@@ -8,10 +8,11 @@ namespace rescue::causal {
 // (SSE2) and for AVX2, chosen per call by the CPU. A plain runtime test rather
 // than target_clones: no ifunc (which needs ELF and glibc, and whose resolver
 // runs during relocation, before a ThreadSanitizer runtime is up), and the
-// test can run both builds. Not "avx512f" or "fma": those let the compiler fuse
-// a multiply and an add, which rounds once instead of twice and would make the
-// Monte Carlo estimates, and so the runs, depend on the machine.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// test can run both builds. The same bits on every CPU rest on -ffp-contract=off
+// (CMakeLists.txt): a fused multiply-add rounds once instead of twice and would
+// make the Monte Carlo estimates, and so the runs, depend on the machine. The
+// target is only "avx2", without "fma", as a second guard.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_MSC_VER)
 #define RESCUE_COS_AVX2 1
 #define RESCUE_INLINE inline __attribute__((always_inline))
 #else
@@ -64,8 +65,12 @@ __attribute__((target("avx2"))) void cos_features_avx2(double* a, Eigen::Index r
 }
 
 bool cos_features_avx2_available() {
-  __builtin_cpu_init();  // idempotent; needed if called before the runtime's own initializer
-  return __builtin_cpu_supports("avx2");
+  // __builtin_cpu_init: in case this runs before the runtime's own initializer.
+  static const bool has_avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has_avx2;
 }
 #else
 void cos_features_avx2(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale) {

@@ -13,7 +13,8 @@ constexpr double kVectorizedCosLimit = 1e12;
 
 /// One value of that cos. Plain multiplies and adds, no fused ones
 /// (vectorized_cos.cpp is built with -ffp-contract=off), so every instruction
-/// set gives the same bits.
+/// set gives the same bits. A file that calls it and relies on those bits needs
+/// the same flag.
 inline double polynomial_cos(double x) {
   constexpr double inv_two_pi = 0.15915494309189535;
   constexpr double two_pi_hi = 6.283185307179586, two_pi_lo = 2.4492935982947064e-16;
