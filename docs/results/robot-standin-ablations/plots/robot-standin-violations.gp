@@ -6,4 +6,4 @@ set grid ytics
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-plot 'robabsum/plots/robot-standin-violations.dat' using 2:xtic(1) lc rgb '#1b9e77' title 'observed (at the chosen fidelity)', '' using 3 lc rgb '#d95f02' title 'chosen x at the target fidelity'
+plot './plots/robot-standin-violations.dat' using 2:xtic(1) lc rgb '#1b9e77' title 'observed (at the chosen fidelity)', '' using 3 lc rgb '#d95f02' title 'chosen x at the target fidelity'
