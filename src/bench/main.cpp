@@ -61,34 +61,34 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     std::vector<double> data(static_cast<std::size_t>(rows) * width);
     bool ok = rescue_problem_sample_observational(p, rows, seed, data.data(), width) == RESCUE_OK &&
               rescue_add_observational(o, data.data(), rows, width) == RESCUE_OK;
-    for (int format : {RESCUE_GRAPH_DOT, RESCUE_GRAPH_JSON}) {
+    // One graph as text (the size query, then the copy); false on an error.
+    auto graph = [o](int format, int as_discovered, std::string* text) {
       std::size_t len = 0;
-      ok = ok && rescue_causal_graph(o, format, 0, nullptr, 0, &len) == RESCUE_OK;
-      std::string text(len + 1, '\0');
-      ok = ok && rescue_causal_graph(o, format, 0, &text[0], text.size(), &len) == RESCUE_OK;
-      if (!ok) break;
-      text.resize(len);
-      const std::string path = out + "/" + name + (format == RESCUE_GRAPH_DOT ? "-dag.dot" : "-dag.json");
-      std::ofstream(path) << text << "\n";
-      std::cout << "wrote " << path << "\n";
-    }
-    // Against the graph of the problem's own equations: the graph as discovery
-    // produced it (PC's partially directed graph: undirected edges count as
-    // found), then the DAG the structural equations are fitted on (oriented,
-    // with missed direct effects of the inputs repaired).
-    const auto truth = rescue::problems::make_problem(name)->causal_edges();
-    for (int as_discovered : {1, 0}) {
-      std::size_t len = 0;
-      ok = ok && rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, nullptr, 0, &len) == RESCUE_OK;
-      std::string text(len + 1, '\0');
-      ok = ok && rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, &text[0], text.size(), &len) == RESCUE_OK;
-      if (!ok) break;
-      text.resize(len);
-      const auto r = rescue::bench::compare_with_true_dag(text, truth);
-      std::cout << name << (as_discovered ? ", discovered graph: " : ", fitted DAG: ") << rescue::bench::describe(r)
-                << "\n";
-      if (!as_discovered)
-        for (const auto& [from, to] : r.missed) std::cout << "  missed " << from << " -> " << to << "\n";
+      if (rescue_causal_graph(o, format, as_discovered, nullptr, 0, &len) != RESCUE_OK) return false;
+      text->assign(len + 1, '\0');
+      if (rescue_causal_graph(o, format, as_discovered, &(*text)[0], text->size(), &len) != RESCUE_OK) return false;
+      text->resize(len);
+      return true;
+    };
+    std::string dot, fitted, discovered;
+    ok = ok && graph(RESCUE_GRAPH_DOT, 0, &dot) && graph(RESCUE_GRAPH_JSON, 0, &fitted) &&
+         graph(RESCUE_GRAPH_JSON, 1, &discovered);
+    if (ok) {
+      for (const auto& [suffix, text] : {std::pair{"-dag.dot", &dot}, std::pair{"-dag.json", &fitted}}) {
+        const std::string path = out + "/" + name + suffix;
+        std::ofstream(path) << *text << "\n";
+        std::cout << "wrote " << path << "\n";
+      }
+      // Against the graph of the problem's own equations: the graph as discovery
+      // produced it (PC's partially directed graph: undirected edges count as
+      // found), then the DAG the structural equations are fitted on (oriented,
+      // with missed direct effects of the inputs repaired).
+      const auto truth = rescue::problems::make_problem(name)->causal_edges();
+      const auto found = rescue::bench::compare_with_true_dag(discovered, truth);
+      const auto fit = rescue::bench::compare_with_true_dag(fitted, truth);
+      std::cout << name << ", discovered graph: " << rescue::bench::describe(found) << "\n";
+      std::cout << name << ", fitted DAG: " << rescue::bench::describe(fit) << "\n";
+      for (const auto& [from, to] : fit.missed) std::cout << "  missed " << from << " -> " << to << "\n";
     }
     if (!ok) std::cerr << "rescue-bench: " << name << ": " << rescue_errmsg(o) << "\n";
     rescue_destroy(o);

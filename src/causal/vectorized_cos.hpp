@@ -39,10 +39,10 @@ inline double polynomial_cos(double x) {
 /// a(i, j) <- scale * cos(a(i, j) + phase[j]), with polynomial_cos where every
 /// argument is below kVectorizedCosLimit and std::cos otherwise. On x86-64
 /// the loops are also built for AVX2 and that build is used where the CPU has
-/// it (twice the doubles per instruction of the baseline SSE2). The avx2
-/// target does not enable fused multiply-add, so on the polynomial path both
-/// builds give the same bits; the std::cos path is libm's. phase holds cols
-/// values.
+/// it (twice the doubles per instruction of the baseline SSE2). Neither build
+/// fuses multiply-adds (-ffp-contract=off, and no "fma" target), so on the
+/// polynomial path both give the same bits; the std::cos path is libm's.
+/// phase holds cols values.
 void cos_features_in_place(double* a, Eigen::Index rows, Eigen::Index cols, const double* phase, double scale);
 
 namespace detail {
