@@ -32,8 +32,12 @@
 //   target is below rescue.min_feasibility
 //   (default 0.05; the paper's E[g(x, s_target)] > 0).
 // - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;
-//   rescue.alpha the PC significance level (0.05). A user DAG (rescue_set_dag)
-//   replaces discovery.
+//   rescue.alpha the PC significance level (0.05). rescue.repair: after
+//   discovery, a nonparametric check of the local Markov condition restores
+//   missed parents (input_edge_repair.hpp): 0 none, 1 (default) the options and
+//   fidelity of objectives and constraints, 2 also the options and fidelity of
+//   indicators and the indicators of objectives and constraints. A user DAG
+//   (rescue_set_dag) replaces discovery and is not repaired.
 #pragma once
 #include <memory>
 

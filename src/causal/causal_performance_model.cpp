@@ -53,6 +53,7 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
       InputRepairOptions repair;
       repair.equations = options.scm.equations;
       repair.min_gain = options.repair_min_gain;
+      repair.scope = options.repair_scope;
       Rng rng(options.seed ^ 0x5eedu);
       cpm.repaired_edges = repair_input_edges(table, constraints, &cpm.dag, repair, rng);
       constraints.check(cpm.dag);

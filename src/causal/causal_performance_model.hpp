@@ -11,6 +11,7 @@
 #include "causal/causal_model.hpp"
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"
+#include "causal/input_edge_repair.hpp"
 #include "causal/structural_constraints.hpp"
 
 namespace rescue::causal {
@@ -26,10 +27,13 @@ struct CpmOptions {
   std::vector<NamedEdge> required;
   std::vector<NamedEdge> forbidden;
   ScmOptions scm;  // its seed is replaced by `seed`
-  /// After discovery, add input -> output edges that the local Markov condition
-  /// needs under a nonparametric check (see input_edge_repair.hpp). Not applied
-  /// to a user DAG.
+  /// After discovery, add the edges from earlier role tiers that the local
+  /// Markov condition needs under a nonparametric check (see
+  /// input_edge_repair.hpp): input -> output edges, and with RepairScope::All
+  /// also input -> indicator and indicator -> output edges. Not applied to a
+  /// user DAG.
   bool repair_input_edges = true;
+  RepairScope repair_scope = RepairScope::Outputs;
   double repair_min_gain = 0.05;
 };
 
@@ -38,7 +42,7 @@ struct CausalPerformanceModel {
   /// DAG, or the prior graph used when the data are too few for discovery.
   Graph learned;
   Graph dag;  // the DAG the structural equations are fit on (after any repair)
-  int repaired_edges = 0;  // input -> output edges added by the repair
+  int repaired_edges = 0;  // edges added by the repair
   CausalModel model;
   /// "pc", "lingam", "user" or "prior" (too few rows for discovery: every option
   /// and the fidelity point to every indicator, objective and constraint).

@@ -50,10 +50,19 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
   if (!eq.allow_nonlinear || table.rows() < eq.min_rows_nonlinear) return 0;
   std::vector<int> inputs = table.columns_with_role(Role::Option);
   if (table.fidelity_column() >= 0) inputs.push_back(table.fidelity_column());
+  const std::vector<int> indicators = table.columns_with_role(Role::Indicator);
   std::vector<int> outputs = table.columns_with_role(Role::Objective);
   for (int c : table.columns_with_role(Role::Constraint)) outputs.push_back(c);
+  // (variable, its candidate parents); indicators before outputs.
+  std::vector<std::pair<int, std::vector<int>>> targets;
+  std::vector<int> output_candidates = inputs;
+  if (options.scope == RepairScope::All) {
+    for (int v : indicators) targets.emplace_back(v, inputs);
+    output_candidates.insert(output_candidates.end(), indicators.begin(), indicators.end());
+  }
+  for (int v : outputs) targets.emplace_back(v, output_candidates);
   int added = 0;
-  for (int v : outputs) {
+  for (const auto& [v, candidates] : targets) {
     const Rng base = rng.split();  // the same folds for every comparison at v
     const Eigen::VectorXd y = table.data().col(v);
     std::vector<int> parents = dag->parents(v);
@@ -65,7 +74,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
       const Eigen::VectorXd fitted = fit.predict(P);
       const Eigen::VectorXd r = y - fitted;
       std::vector<std::pair<double, int>> ranked;
-      for (int i : inputs)
+      for (int i : candidates)
         if (!dag->adjacent(i, v) && constraints.allowed(i, v))
           ranked.emplace_back(-screen_score(r, table.data().col(i), fitted), i);
       std::sort(ranked.begin(), ranked.end());

@@ -10,6 +10,16 @@
 // to keep refits cheap with many options, each round first screens the missing
 // inputs by how much of the current residual r they explain (R^2 of r on x_i,
 // x_i^2 and x_i * fitted) and cross-validates only the best `screen` of them.
+//
+// The same argument holds for any variable of an earlier role tier: edges never
+// go from a later tier to an earlier one, so every option, the fidelity and
+// every indicator is a non-descendant of an objective, and every option and the
+// fidelity of an indicator. RepairScope::All applies the check there too: the
+// inputs of each indicator (clutter-times-option effects of the robot
+// stand-in, which PC misses as it does the healthcare one), then the inputs and
+// indicators of each objective and constraint. Indicators are repaired first, so
+// an output can take a repaired indicator as its parent rather than its inputs.
+// An edge from an earlier tier can never close a cycle.
 #pragma once
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"
@@ -19,14 +29,22 @@
 
 namespace rescue::causal {
 
+/// Which missed parents the repair looks for.
+enum class RepairScope {
+  Outputs,  // options and fidelity -> objectives and constraint metrics
+  All,      // also options and fidelity -> indicators, and indicators -> outputs
+};
+
 struct InputRepairOptions {
   EquationOptions equations;
+  RepairScope scope = RepairScope::Outputs;
   double min_gain = 0.05;  // relative drop of cross-validated error needed to add an edge
   int screen = 3;          // candidates cross-validated per round
 };
 
-/// Adds allowed input -> output edges to the DAG where the local Markov
-/// condition fails; returns the number added. Does nothing with fewer rows than
+/// Adds allowed edges from earlier role tiers (inputs -> outputs, or with
+/// RepairScope::All also inputs -> indicators and indicators -> outputs) to the
+/// DAG where the local Markov condition fails; returns the number added. Does nothing with fewer rows than
 /// equations.min_rows_nonlinear. The DAG stays acyclic and within the constraints.
 int repair_input_edges(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
                        const InputRepairOptions& options, Rng& rng);

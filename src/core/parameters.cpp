@@ -46,6 +46,10 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
        "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
       {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
+      {"rescue.repair", "1",
+       "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "
+       "none, 1 the options and fidelity of objectives and constraints, 2 also the options and fidelity of "
+       "indicators and the indicators of objectives and constraints"},
       {"rescue.weight", "0.5", "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
   };
   return table;

@@ -112,6 +112,55 @@ TEST(CausalApi, GraphExportAndEstimatesOfTheHealthcareModel) {
   EXPECT_EQ(rescue_causal_estimates(h.opt, out, 1, 2, s, mean, sd, 3), RESCUE_ERR_OUT_OF_RANGE);
 }
 
+// rescue.repair through the C ABI, on the robot stand-in whose indicators are
+// products with the clutter k(s) that PC's linear tests miss: 0 fits the
+// discovered graph as it is, 1 adds inputs of objectives and constraints, 2
+// also inputs of indicators and indicators of objectives and constraints.
+TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
+  auto count = [](const std::string& json, const std::string& key) {
+    std::size_t n = 0;
+    for (std::size_t at = json.find(key); at != std::string::npos; at = json.find(key, at + 1)) ++n;
+    return n;
+  };
+  std::vector<std::string> fitted, discovered;
+  for (double repair : {0.0, 1.0, 2.0}) {
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
+    rescue_problem_set_strategy(p, "rescue");
+    ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", repair), RESCUE_OK);
+    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
+                      rescue_num_constraints(o);
+    const int rows = 200;
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
+    for (int as_discovered : {0, 1}) {
+      size_t len = 0;
+      ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, nullptr, 0, &len), RESCUE_OK)
+          << rescue_errmsg(o);
+      std::string text(len + 1, '\0');
+      ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, &text[0], text.size(), &len), RESCUE_OK);
+      text.resize(len);
+      (as_discovered ? discovered : fitted).push_back(text);
+    }
+    rescue_destroy(o);
+    rescue_problem_free(p);
+  }
+  // Discovery itself does not depend on the repair.
+  EXPECT_EQ(discovered[0], discovered[1]);
+  EXPECT_EQ(discovered[0], discovered[2]);
+  EXPECT_EQ(count(fitted[0], "\"from\""), count(discovered[0], "\"from\""));
+  EXPECT_GT(count(fitted[1], "\"from\""), count(fitted[0], "\"from\""));
+  EXPECT_GT(count(fitted[2], "\"from\""), count(fitted[1], "\"from\""));
+  // Only the full repair gives v_eff = max_vel_x (1 - 0.45 k r / 0.6) / (...)
+  // its inflation-radius parent (a product with k(s)); its other edges stay.
+  EXPECT_FALSE(has_edge(fitted[1], "global_inflation_radius", "v_eff"));
+  EXPECT_TRUE(has_edge(fitted[2], "global_inflation_radius", "v_eff"));
+  EXPECT_TRUE(has_edge(fitted[2], "max_vel_x", "v_eff"));
+}
+
 TEST(CausalApi, UserDagReplacesDiscoveryAndBadKnowledgeIsRejected) {
   Healthcare h;
   const std::string before = [&] {
