@@ -17,9 +17,10 @@
 // fidelity of an indicator. RepairScope::All applies the check there too: the
 // inputs of each indicator (clutter-times-option effects of the robot
 // stand-in, which PC misses as it does the healthcare one), then the inputs and
-// indicators of each objective and constraint. Indicators are repaired first, so
-// an output can take a repaired indicator as its parent rather than its inputs.
-// An edge from an earlier tier can never close a cycle.
+// indicators of each objective and constraint. An edge from an earlier tier can
+// never close a cycle. Missed parents of the same tier (an indicator of an
+// indicator, a constraint metric of another) are not restored; the check can
+// only add their earlier-tier causes in their place.
 #pragma once
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"

@@ -127,7 +127,7 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
     rescue_problem* p = nullptr;
     rescue_optimizer* o = nullptr;
     ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
-    rescue_problem_set_strategy(p, "rescue");
+    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
     ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", repair), RESCUE_OK);
     ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
     const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
@@ -155,7 +155,9 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
   EXPECT_GT(count(fitted[1], "\"from\""), count(fitted[0], "\"from\""));
   EXPECT_GT(count(fitted[2], "\"from\""), count(fitted[1], "\"from\""));
   // Only the full repair gives v_eff = max_vel_x (1 - 0.45 k r / 0.6) / (...)
-  // its inflation-radius parent (a product with k(s)); its other edges stay.
+  // its inflation-radius parent (a product with k(s)), which discovery misses;
+  // its other edges stay.
+  ASSERT_FALSE(has_edge(discovered[0], "global_inflation_radius", "v_eff")) << "discovery now finds the edge";
   EXPECT_FALSE(has_edge(fitted[1], "global_inflation_radius", "v_eff"));
   EXPECT_TRUE(has_edge(fitted[2], "global_inflation_radius", "v_eff"));
   EXPECT_TRUE(has_edge(fitted[2], "max_vel_x", "v_eff"));
