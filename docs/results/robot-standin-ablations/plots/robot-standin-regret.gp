@@ -12,4 +12,6 @@ plot './plots/robot-standin-regret.dat' using 1:($2-$3):($2+$3) with filledcurve
      './plots/robot-standin-regret.dat' using 1:($10-$11):($10+$11) with filledcurves lc rgb '#66a61e' notitle, '' using 1:10 with lines lw 2 lc rgb '#66a61e' title 'rescue-wrong-dag', \
      './plots/robot-standin-regret.dat' using 1:($12-$13):($12+$13) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:12 with lines lw 2 lc rgb '#e6ab02' title 'rescue-true-dag', \
      './plots/robot-standin-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'rescue-no-logs', \
-     './plots/robot-standin-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'rescue-w0'
+     './plots/robot-standin-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'rescue-w0', \
+     './plots/robot-standin-regret.dat' using 1:($18-$19):($18+$19) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:18 with lines lw 2 lc rgb '#1b9e77' title 'rescue-fixed', \
+     './plots/robot-standin-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-repair2'
