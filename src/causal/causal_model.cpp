@@ -96,7 +96,7 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
     }
     const auto& eq = m.equations_[V];
     m.noise_var_(v) = eq.noise_variance();
-    if (eq.kind() == StructuralEquation::Kind::RandomFeatures) continue;
+    if (!eq.is_linear()) continue;
     bool ok = true;
     for (int q : m.parents_[V]) ok = ok && m.closed_[static_cast<std::size_t>(q)];
     if (!ok) continue;
@@ -183,7 +183,7 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
       for (std::size_t c = 0; c < pa.size(); ++c) P_.col(static_cast<Eigen::Index>(c)) = val[static_cast<std::size_t>(pa[c])].col(0);
       const Eigen::VectorXd f = eq.predict(P_);
       out = f.replicate(1, K);
-    } else if (eq.kind() != StructuralEquation::Kind::RandomFeatures) {
+    } else if (eq.is_linear()) {
       out.setConstant(eq.intercept());
       for (std::size_t c = 0; c < pa.size(); ++c) {
         const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];

@@ -75,6 +75,16 @@ Eigen::MatrixXd features(const Eigen::MatrixXd& z, const Eigen::MatrixXd& omega,
   return arg;
 }
 
+// Products z_a z_b for a <= b (squares included), columns in that order.
+Eigen::MatrixXd products(const Eigen::MatrixXd& z) {
+  const Eigen::Index k = z.cols();
+  Eigen::MatrixXd out(z.rows(), k * (k + 1) / 2);
+  Eigen::Index c = 0;
+  for (Eigen::Index a = 0; a < k; ++a)
+    for (Eigen::Index b = a; b < k; ++b) out.col(c++) = z.col(a).cwiseProduct(z.col(b));
+  return out;
+}
+
 }  // namespace
 
 StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const Eigen::VectorXd& y,
@@ -106,7 +116,7 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   std::vector<int> fold(static_cast<std::size_t>(n));
   const int folds = std::min<int>(options.cv_folds, static_cast<int>(n));
   const bool cross_validate = options.allow_nonlinear && n >= options.min_rows_nonlinear && folds >= 2;
-  bool nonlinear = false;
+  bool nonlinear = false, interactions = false;
   double best_lambda = 0.0;
   Eigen::MatrixXd best_design;
   if (cross_validate) {
@@ -137,12 +147,29 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
         }
     }
     eq.phase_ = phase;
+    if (options.interactions && k <= options.max_interaction_parents) {
+      Eigen::MatrixXd design(n, 1 + k + k * (k + 1) / 2);
+      design << lin, products(z);
+      const std::vector<double> plambdas = {1e-4 * nd, 1e-3 * nd, 1e-2 * nd, 1e-1 * nd};
+      const auto cv = ridge_cv(design, y, fold, folds, plambdas);
+      for (std::size_t l = 0; l < cv.size(); ++l)
+        if (cv[l] < best) {
+          best = cv[l];
+          best_lambda = plambdas[l];
+          best_design = design;
+          interactions = true;
+        }
+    }
     eq.cv_nonlinear_ = best;
     nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
   }
 
   if (nonlinear) {
-    eq.kind_ = Kind::RandomFeatures;
+    eq.kind_ = interactions ? Kind::Interactions : Kind::RandomFeatures;
+    if (interactions) {
+      eq.omega_.resize(0, 0);
+      eq.phase_.resize(0);
+    }
     const Eigen::VectorXd w =
         ridge_solve(best_design.transpose() * best_design, best_design.transpose() * y, best_lambda);
     eq.intercept_ = w(0);
@@ -179,6 +206,10 @@ Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
     case Kind::RandomFeatures: {
       const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
       return (z * slopes_ + features(z, omega_, phase_) * theta_).array() + intercept_;
+    }
+    case Kind::Interactions: {
+      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
+      return (z * slopes_ + products(z) * theta_).array() + intercept_;
     }
   }
   return Eigen::VectorXd::Zero(p.rows());

@@ -1,8 +1,13 @@
 // One structural equation V = f_V(Pa(V)) + U_V of the causal performance model
 // (paper, Background: V_i = f_i(Pa(V_i), U_i)). f_V is either linear least
-// squares or random-feature ridge regression (a cheap stand-in for a small GP:
-// random Fourier features of an RBF kernel plus linear terms), chosen by K-fold
+// squares, random-feature ridge regression (a cheap stand-in for a small GP:
+// random Fourier features of an RBF kernel plus linear terms) or, optionally,
+// ridge regression on the parents and their pairwise products, chosen by K-fold
 // cross-validation; U_V is the empirical distribution of the residuals.
+// The product form is there for effects that one parent scales: a fidelity
+// that multiplies the effects of many options (the robot stand-in's clutter
+// k(s)) is a sum of products, which a product basis fits exactly and 64 random
+// features fit poorly once the parents number ten or so.
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
@@ -19,11 +24,15 @@ struct EquationOptions {
   /// The nonlinear form is chosen only if its cross-validated error is this
   /// fraction below the linear one (prefer the simpler model).
   double nonlinear_gain = 0.05;
+  /// Also try the pairwise-product form (when it has at most
+  /// max_interaction_parents parents).
+  bool interactions = false;
+  int max_interaction_parents = 16;
 };
 
 class StructuralEquation {
  public:
-  enum class Kind { Constant, Linear, RandomFeatures };
+  enum class Kind { Constant, Linear, RandomFeatures, Interactions };
 
   StructuralEquation() = default;
 
@@ -32,6 +41,8 @@ class StructuralEquation {
                                 Rng& rng);
 
   Kind kind() const { return kind_; }
+  /// True when f is affine in the parents (intercept() and slopes() are all of it).
+  bool is_linear() const { return kind_ == Kind::Constant || kind_ == Kind::Linear; }
   int num_parents() const { return static_cast<int>(mean_.size()); }
   /// f(parents) for each row of p (rows x k).
   Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
@@ -43,18 +54,19 @@ class StructuralEquation {
   const Eigen::VectorXd& residuals() const { return residuals_; }
   /// Variance of the residual distribution (mean of squared residuals).
   double noise_variance() const { return residuals_.size() ? residuals_.squaredNorm() / residuals_.size() : 0.0; }
-  /// Cross-validated mean squared errors of the two forms (NaN if not computed).
+  /// Cross-validated mean squared errors of the linear form and of the best
+  /// nonlinear one (NaN if not computed).
   double cv_mse_linear() const { return cv_linear_; }
   double cv_mse_nonlinear() const { return cv_nonlinear_; }
 
  private:
   Kind kind_ = Kind::Constant;
   double intercept_ = 0.0;
-  Eigen::VectorXd slopes_;       // data units (Linear), standardized units (RandomFeatures)
+  Eigen::VectorXd slopes_;       // data units (Linear), standardized units (RandomFeatures, Interactions)
   Eigen::RowVectorXd mean_, sd_;  // parent standardization
   Eigen::MatrixXd omega_;        // k x D frequencies
   Eigen::RowVectorXd phase_;     // D phases
-  Eigen::VectorXd theta_;        // D feature weights
+  Eigen::VectorXd theta_;        // D feature weights, or the product weights (Interactions)
   Eigen::VectorXd residuals_;
   double cv_linear_ = 0.0, cv_nonlinear_ = 0.0;
 };

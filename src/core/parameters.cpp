@@ -36,6 +36,10 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.fixed_prior", "0",
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},
+      {"rescue.interactions", "0",
+       "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
+       "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
+       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options"},
       {"rescue.min_feasibility", "0.05",
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
       {"rescue.prior_at_target", "1",

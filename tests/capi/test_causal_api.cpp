@@ -163,6 +163,37 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
   EXPECT_TRUE(has_edge(fitted[2], "max_vel_x", "v_eff"));
 }
 
+// rescue.interactions reaches the structural equations: the same logs and
+// graph give other estimates (finite, at the same points) with the product form.
+TEST(CausalApi, InteractionsParameterChangesTheEstimates) {
+  std::vector<std::vector<double>> means;
+  for (double interactions : {0.0, 1.0}) {
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", 2), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_param(p, "rescue.interactions", interactions), RESCUE_OK);
+    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+    const int d = rescue_dimension(o), q = rescue_num_objectives(o) + rescue_num_constraints(o);
+    const int width = d + 1 + rescue_num_indicators(o) + q;
+    const int rows = 200, points = 8;
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
+    // The logged configurations, at the target fidelity.
+    std::vector<double> x, s(points, 1.0), mean(static_cast<std::size_t>(points) * q);
+    for (int i = 0; i < points; ++i) x.insert(x.end(), data.begin() + i * width, data.begin() + i * width + d);
+    ASSERT_EQ(rescue_causal_estimates(o, x.data(), points, d, s.data(), mean.data(), nullptr, q), RESCUE_OK)
+        << rescue_errmsg(o);
+    for (double v : mean) EXPECT_TRUE(std::isfinite(v));
+    means.push_back(mean);
+    rescue_destroy(o);
+    rescue_problem_free(p);
+  }
+  EXPECT_NE(means[0], means[1]);
+}
+
 TEST(CausalApi, UserDagReplacesDiscoveryAndBadKnowledgeIsRejected) {
   Healthcare h;
   const std::string before = [&] {
