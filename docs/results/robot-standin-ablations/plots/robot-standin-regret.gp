@@ -14,4 +14,6 @@ plot './plots/robot-standin-regret.dat' using 1:($2-$3):($2+$3) with filledcurve
      './plots/robot-standin-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'rescue-no-logs', \
      './plots/robot-standin-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'rescue-w0', \
      './plots/robot-standin-regret.dat' using 1:($18-$19):($18+$19) with filledcurves lc rgb '#1b9e77' notitle, '' using 1:18 with lines lw 2 lc rgb '#1b9e77' title 'rescue-fixed', \
-     './plots/robot-standin-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-repair2'
+     './plots/robot-standin-regret.dat' using 1:($20-$21):($20+$21) with filledcurves lc rgb '#d95f02' notitle, '' using 1:20 with lines lw 2 lc rgb '#d95f02' title 'rescue-repair2', \
+     './plots/robot-standin-regret.dat' using 1:($22-$23):($22+$23) with filledcurves lc rgb '#7570b3' notitle, '' using 1:22 with lines lw 2 lc rgb '#7570b3' title 'rescue-r2i', \
+     './plots/robot-standin-regret.dat' using 1:($24-$25):($24+$25) with filledcurves lc rgb '#e7298a' notitle, '' using 1:24 with lines lw 2 lc rgb '#e7298a' title 'rescue-true-int'
