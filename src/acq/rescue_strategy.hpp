@@ -34,10 +34,12 @@
 // - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;
 //   rescue.alpha the PC significance level (0.05). rescue.repair: after
 //   discovery, a nonparametric check of the local Markov condition restores
-//   missed parents (input_edge_repair.hpp): 0 none, 1 (default) the options and
-//   fidelity of objectives and constraints, 2 also the options and fidelity of
-//   indicators and the indicators of objectives and constraints. A user DAG
-//   (rescue_set_dag) replaces discovery and is not repaired.
+//   missed parents (input_edge_repair.hpp): 0 none, 1 the options and
+//   fidelity of objectives and constraints, 2 (default) also the options and
+//   fidelity of indicators and the indicators of objectives and constraints. A
+//   user DAG (rescue_set_dag) replaces discovery and is not repaired.
+//   rescue.interactions = 1 (default) adds the pairwise-product form to the
+//   candidate forms of each structural equation (structural_equation.hpp).
 #pragma once
 #include <memory>
 

@@ -36,10 +36,11 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.fixed_prior", "0",
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},
-      {"rescue.interactions", "0",
+      {"rescue.interactions", "1",
        "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
        "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
-       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options"},
+       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options; 0 "
+       "leaves the linear and random-feature forms"},
       {"rescue.min_feasibility", "0.05",
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
       {"rescue.prior_at_target", "1",
@@ -50,7 +51,7 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
        "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
       {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
-      {"rescue.repair", "1",
+      {"rescue.repair", "2",
        "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "
        "none, 1 the options and fidelity of objectives and constraints, 2 also the options and fidelity of "
        "indicators and the indicators of objectives and constraints"},
