@@ -59,8 +59,9 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const std::vec
                                                          : causal::DiscoveryMethod::PC;
   o.alpha = spec.param("rescue.alpha", 0.05);
   const double repair = spec.param("rescue.repair", 2.0);
-  o.repair_input_edges = repair != 0.0;
-  o.repair_scope = repair >= 2.0 ? causal::RepairScope::All : causal::RepairScope::Outputs;
+  o.repair = repair == 0.0  ? causal::RepairScope::None
+             : repair >= 2.0 ? causal::RepairScope::All
+                             : causal::RepairScope::Outputs;
   o.scm.equations.interactions = spec.param("rescue.interactions", 1.0) != 0.0;
   o.seed = spec.seed();
   if (spec.has_user_dag()) o.user_dag = named(spec.user_dag());

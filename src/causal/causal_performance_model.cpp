@@ -49,11 +49,11 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
     cpm.source = "lingam";
   }
   if (cpm.source == "pc" || cpm.source == "lingam") {
-    if (options.repair_input_edges) {
+    if (options.repair != RepairScope::None) {
       InputRepairOptions repair;
       repair.equations = options.scm.equations;
       repair.min_gain = options.repair_min_gain;
-      repair.scope = options.repair_scope;
+      repair.scope = options.repair;
       Rng rng(options.seed ^ 0x5eedu);
       cpm.repaired_edges = repair_input_edges(table, constraints, &cpm.dag, repair, rng);
       constraints.check(cpm.dag);

@@ -29,11 +29,11 @@ struct CpmOptions {
   ScmOptions scm;  // its seed is replaced by `seed`
   /// After discovery, add the edges from earlier role tiers that the local
   /// Markov condition needs under a nonparametric check (see
-  /// input_edge_repair.hpp): input -> output edges, and with RepairScope::All
-  /// also input -> indicator and indicator -> output edges. Not applied to a
-  /// user DAG.
-  bool repair_input_edges = true;
-  RepairScope repair_scope = RepairScope::Outputs;
+  /// input_edge_repair.hpp): input -> output edges, with RepairScope::All
+  /// also input -> indicator and indicator -> output edges (the rescue
+  /// strategy's default, rescue.repair = 2), none with RepairScope::None. Not
+  /// applied to a user DAG.
+  RepairScope repair = RepairScope::Outputs;
   double repair_min_gain = 0.05;
 };
 

@@ -47,7 +47,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
                        const InputRepairOptions& options, Rng& rng) {
   if (!dag) fail(Status::NullPointer, "input edge repair: null graph");
   EquationOptions eq = options.equations;
-  if (!eq.allow_nonlinear || table.rows() < eq.min_rows_nonlinear) return 0;
+  if (options.scope == RepairScope::None || !eq.allow_nonlinear || table.rows() < eq.min_rows_nonlinear) return 0;
   std::vector<int> inputs = table.columns_with_role(Role::Option);
   if (table.fidelity_column() >= 0) inputs.push_back(table.fidelity_column());
   const std::vector<int> indicators = table.columns_with_role(Role::Indicator);

@@ -32,6 +32,7 @@ namespace rescue::causal {
 
 /// Which missed parents the repair looks for.
 enum class RepairScope {
+  None,     // no repair
   Outputs,  // options and fidelity -> objectives and constraint metrics
   All,      // also options and fidelity -> indicators, and indicators -> outputs
 };
@@ -46,7 +47,8 @@ struct InputRepairOptions {
 /// Adds allowed edges from earlier role tiers (inputs -> outputs, or with
 /// RepairScope::All also inputs -> indicators and indicators -> outputs) to the
 /// DAG where the local Markov condition fails; returns the number added. Does nothing with fewer rows than
-/// equations.min_rows_nonlinear. The DAG stays acyclic and within the constraints.
+/// equations.min_rows_nonlinear or with RepairScope::None. The DAG stays acyclic
+/// and within the constraints.
 int repair_input_edges(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
                        const InputRepairOptions& options, Rng& rng);
 

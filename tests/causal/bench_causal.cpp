@@ -147,8 +147,7 @@ void BM_LearnCpmRobotStandin(benchmark::State& state) {
   for (int r = 0; r < 300; ++r) rows.push_back(problem->sample_observational(rng));
   const DataTable t = acq::causal_table(problem->spec(), rows, {}, 0);
   CpmOptions opt;
-  opt.repair_input_edges = state.range(0) != 0;
-  opt.repair_scope = state.range(0) >= 2 ? RepairScope::All : RepairScope::Outputs;
+  opt.repair = state.range(0) == 0 ? RepairScope::None : state.range(0) >= 2 ? RepairScope::All : RepairScope::Outputs;
   opt.scm.equations.interactions = state.range(1) != 0;
   for (auto _ : state) benchmark::DoNotOptimize(learn_cpm(t, opt).dag.num_edges());
 }

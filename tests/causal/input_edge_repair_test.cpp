@@ -26,6 +26,12 @@ TEST(InputEdgeRepair, RestoresMultiplicativeEffect) {
   Graph dag = pdag_to_dag(discover_pc(t, c).cpdag, c);
   EXPECT_FALSE(dag.adjacent(0, 2));
   Rng r(2);
+  // RepairScope::None leaves the graph as discovery left it.
+  Graph untouched = dag;
+  InputRepairOptions none;
+  none.scope = RepairScope::None;
+  EXPECT_EQ(repair_input_edges(t, c, &untouched, none, r), 0);
+  EXPECT_FALSE(untouched.adjacent(0, 2));
   EXPECT_EQ(repair_input_edges(t, c, &dag, {}, r), 1);
   EXPECT_TRUE(dag.has_directed(0, 2));
   EXPECT_TRUE(dag.has_directed(1, 2));
