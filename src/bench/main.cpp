@@ -44,8 +44,9 @@ std::string g17(double v) {
 int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, const std::string& out) {
   std::filesystem::create_directories(out);
   // The graphs "rescue" learns from the problem's observational data with the
-  // given rescue.repair (the DOT and JSON of the fitted DAG, the JSON of the
-  // discovered graph); false with a message on an error.
+  // given rescue.repair, or its default when negative (the DOT and JSON of the
+  // fitted DAG, the JSON of the discovered graph); false with a message on an
+  // error.
   struct Graphs {
     std::string dot, fitted, discovered;
   };
@@ -53,7 +54,8 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     rescue_problem* p = nullptr;
     rescue_optimizer* o = nullptr;
     if (rescue_problem_builtin(name.c_str(), &p) != RESCUE_OK || rescue_problem_set_strategy(p, "rescue") != RESCUE_OK ||
-        rescue_problem_set_param(p, "rescue.repair", repair) != RESCUE_OK || rescue_create(p, &o) != RESCUE_OK) {
+        (repair >= 0.0 && rescue_problem_set_param(p, "rescue.repair", repair) != RESCUE_OK) ||
+        rescue_create(p, &o) != RESCUE_OK) {
       std::cerr << "rescue-bench: " << name << " (rescue.repair = " << repair << "): " << rescue_last_error() << "\n";
       rescue_problem_free(p);
       return false;
@@ -80,8 +82,8 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     return ok;
   };
   for (const std::string& name : names) {
-    Graphs g, full;
-    if (!learn(name, 1.0, &g) || !learn(name, 2.0, &full)) return 1;
+    Graphs g, outputs_only;
+    if (!learn(name, -1.0, &g) || !learn(name, 1.0, &outputs_only)) return 1;
     for (const auto& [suffix, text] : {std::pair{"-dag.dot", &g.dot}, std::pair{"-dag.json", &g.fitted}}) {
       const std::string path = out + "/" + name + suffix;
       std::ofstream(path) << *text << "\n";
@@ -90,16 +92,17 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     // Against the graph of the problem's own equations: the graph as discovery
     // produced it (PC's partially directed graph: undirected edges count as
     // found), then the DAG the structural equations are fitted on (oriented,
-    // with missed direct effects of the inputs repaired), and that DAG with the
-    // full repair (rescue.repair = 2).
+    // with missed parents repaired: rescue.repair = 2, the default), and the
+    // DAG with only the inputs of objectives and constraints repaired
+    // (rescue.repair = 1).
     const auto truth = rescue::problems::make_problem(name)->causal_edges();
     const auto found = rescue::bench::compare_with_true_dag(g.discovered, truth);
     const auto fit = rescue::bench::compare_with_true_dag(g.fitted, truth);
-    const auto fit_full = rescue::bench::compare_with_true_dag(full.fitted, truth);
+    const auto fit_outputs = rescue::bench::compare_with_true_dag(outputs_only.fitted, truth);
     std::cout << name << ", discovered graph: " << rescue::bench::describe(found) << "\n";
     std::cout << name << ", fitted DAG: " << rescue::bench::describe(fit) << "\n";
     for (const auto& [from, to] : fit.missed) std::cout << "  missed " << from << " -> " << to << "\n";
-    std::cout << name << ", fitted DAG with rescue.repair = 2: " << rescue::bench::describe(fit_full) << "\n";
+    std::cout << name << ", fitted DAG with rescue.repair = 1: " << rescue::bench::describe(fit_outputs) << "\n";
   }
   return 0;
 }
@@ -202,7 +205,7 @@ int main(int argc, char** argv) {
   app.add_flag("--export-dag", export_dag,
                "Instead of runs: write the causal graph learned from each problem's observational data "
                "(<out>/<problem>-dag.dot and .json, the DAG the equations are fitted on), and print how many edges of the "
-               "problem's true graph it, the graph discovery produced, and the DAG with rescue.repair = 2 hold");
+               "problem's true graph it, the graph discovery produced, and the DAG with rescue.repair = 1 hold");
   std::vector<int> batch_qs;
   int rounds = 10;
   std::vector<double> thresholds;
