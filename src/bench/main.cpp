@@ -56,7 +56,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     if (rescue_problem_builtin(name.c_str(), &p) != RESCUE_OK || rescue_problem_set_strategy(p, "rescue") != RESCUE_OK ||
         (repair >= 0.0 && rescue_problem_set_param(p, "rescue.repair", repair) != RESCUE_OK) ||
         rescue_create(p, &o) != RESCUE_OK) {
-      std::cerr << "rescue-bench: " << name << " (rescue.repair = " << repair << "): " << rescue_last_error() << "\n";
+      std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : g17(repair)) << "): " << rescue_last_error() << "\n";
       rescue_problem_free(p);
       return false;
     }
@@ -76,7 +76,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     };
     ok = ok && graph(RESCUE_GRAPH_DOT, 0, &g->dot) && graph(RESCUE_GRAPH_JSON, 0, &g->fitted) &&
          graph(RESCUE_GRAPH_JSON, 1, &g->discovered);
-    if (!ok) std::cerr << "rescue-bench: " << name << " (rescue.repair = " << repair << "): " << rescue_errmsg(o) << "\n";
+    if (!ok) std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : g17(repair)) << "): " << rescue_errmsg(o) << "\n";
     rescue_destroy(o);
     rescue_problem_free(p);
     return ok;

@@ -5,8 +5,9 @@
 // tests are linear and miss dependences such as (S + 6.8) * g(x) with g of mean
 // near zero (the healthcare model), which would bias E[Y | do(x), s]. Here the
 // condition is checked with a nonparametric test: an input joins Pa(Y) when the
-// cross-validated error of the structural equation (linear or random features,
-// whichever is better) drops by more than `min_gain`. Greedy forward selection;
+// cross-validated error of the structural equation (the best of its forms:
+// linear, random features and, when enabled, pairwise products) drops by more
+// than `min_gain`. Greedy forward selection;
 // to keep refits cheap with many options, each round first screens the missing
 // inputs by how much of the current residual r they explain (R^2 of r on x_i,
 // x_i^2 and x_i * fitted) and cross-validates only the best `screen` of them.

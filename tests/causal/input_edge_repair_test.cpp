@@ -139,4 +139,4 @@ TEST_P(InputEdgeRepairScope, AddsNothingToTheTrueGraph) {
   EXPECT_EQ(added, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothScopes, InputEdgeRepairScope, ::testing::Values(RepairScope::Outputs, RepairScope::All));
+INSTANTIATE_TEST_SUITE_P(RepairingScopes, InputEdgeRepairScope, ::testing::Values(RepairScope::Outputs, RepairScope::All));
