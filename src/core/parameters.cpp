@@ -1,61 +1,76 @@
 #include "core/parameters.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
 
 #include "util/error.hpp"
 
 namespace rescue {
 
+namespace {
+
+constexpr ParameterKind kInteger = ParameterKind::Integer;
+constexpr ParameterKind kClosed = ParameterKind::Closed;
+constexpr ParameterKind kOpen = ParameterKind::Open;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Counts are read as int; this keeps them far from overflow and from
+// allocations no machine has, while leaving any sensible setting open.
+constexpr double kMaxCount = 1e6;
+
+}  // namespace
+
 const std::vector<ParameterInfo>& known_parameters() {
   static const std::vector<ParameterInfo> table = {
-      {"acq.mc_samples", "128", "ehvi, momf: Monte Carlo samples of the improvement for three or more objectives"},
-      {"acq.refine", "3", "model strategies: best starts of the acquisition search refined locally (BOBYQA)"},
-      {"acq.refine_evals", "40", "model strategies: acquisition evaluations per local refinement"},
-      {"acq.starts", "128", "model strategies: Sobol starts of the acquisition search over (x, s)"},
-      {"feasibility.threshold", "0.5",
+      {"acq.mc_samples", "128", kInteger, 1, kMaxCount, "ehvi, momf: Monte Carlo samples of the improvement for three or more objectives"},
+      {"acq.refine", "3", kInteger, 0, kMaxCount, "model strategies: best starts of the acquisition search refined locally (BOBYQA)"},
+      {"acq.refine_evals", "40", kInteger, 1, kMaxCount, "model strategies: acquisition evaluations per local refinement"},
+      {"acq.starts", "128", kInteger, 1, kMaxCount, "model strategies: Sobol starts of the acquisition search over (x, s)"},
+      {"feasibility.threshold", "0.5", kClosed, 0, 1,
        "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
        "sets of the knowledge gradient"},
-      {"kg.fantasies", "8", "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
-      {"kg.pool", "256", "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
-      {"kg.set_size", "10", "hvkg, rescue: configurations P of the inner maximization's set"},
-      {"kg.zero_gain", "1e-8",
+      {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
+      {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
+      {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
+      {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},
-      {"recommend.generations", "60", "recommender (rescue_pareto): NSGA-II generations"},
-      {"recommend.points", "100", "recommender: most configurations returned (thinned by greedy hypervolume)"},
-      {"recommend.population", "100", "recommender: NSGA-II population"},
-      {"rescue.alpha", "0.05", "rescue: significance level of PC's conditional independence tests"},
-      {"rescue.causal_kernel", "1",
+      {"recommend.generations", "60", kInteger, 0, kMaxCount, "recommender (rescue_pareto): NSGA-II generations"},
+      {"recommend.points", "100", kInteger, 1, kMaxCount, "recommender: most configurations returned (thinned by greedy hypervolume)"},
+      {"recommend.population", "100", kInteger, 4, kMaxCount, "recommender: NSGA-II population"},
+      {"rescue.alpha", "0.05", kOpen, 0, 1, "rescue: significance level of PC's conditional independence tests"},
+      {"rescue.causal_kernel", "1", kInteger, 0, 1,
        "rescue: 1 adds the causal kernel term sigma(x, s) sigma(x', s'), with its learned weight, to the GP's "
        "kernel; 0 leaves it out, so the causal estimates enter as the prior mean only (rescue.fixed_prior = 1 "
        "keeps it)"},
-      {"rescue.ci_calibrated", "1",
+      {"rescue.ci_calibrated", "1", kInteger, 0, 1,
        "rescue: 1 computes HV_CI from the causal estimates as the GP has calibrated them (b_m + a_m f_do), 0 from "
        "f_do itself as the paper does (as does rescue.fixed_prior = 1)"},
-      {"rescue.discovery", "0", "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
-      {"rescue.fixed_prior", "0",
+      {"rescue.discovery", "0", kInteger, 0, 1, "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
+      {"rescue.fixed_prior", "0", kInteger, 0, 1,
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},
-      {"rescue.interactions", "1",
+      {"rescue.interactions", "1", kInteger, 0, 1,
        "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
        "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
        "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options; 0 "
        "leaves the linear and random-feature forms"},
-      {"rescue.min_feasibility", "0.05",
+      {"rescue.min_feasibility", "0.05", kClosed, 0, 1,
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
-      {"rescue.prior_at_target", "1",
+      {"rescue.prior_at_target", "1", kInteger, 0, 1,
        "rescue: 1 evaluates the causal prior (f_do and sigma) at the target fidelity for every fidelity, leaving "
        "the fidelity discrepancy to the GP's fidelity kernel; 0 evaluates it at the queried fidelity, f_do(x, s), "
        "as does rescue.fixed_prior = 1"},
-      {"rescue.prior_by_loo", "1",
+      {"rescue.prior_by_loo", "1", kInteger, 0, 1,
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
        "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
-      {"rescue.relearn_every", "40", "rescue: new observations between relearnings of the causal model (N_l)"},
-      {"rescue.repair", "2",
+      {"rescue.relearn_every", "40", kInteger, 1, kMaxCount, "rescue: new observations between relearnings of the causal model (N_l)"},
+      {"rescue.repair", "2", kInteger, 0, 2,
        "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "
        "none, 1 the options and fidelity of objectives and constraints, 2 also the options and fidelity of "
        "indicators and the indicators of objectives and constraints"},
-      {"rescue.weight", "0.5", "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
+      {"rescue.weight", "0.5", kClosed, 0, 1, "rescue: weight w of the causal hypervolume HV_CI in C-HVKG's inner maximization"},
   };
   return table;
 }
@@ -78,6 +93,12 @@ std::size_t distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+const ParameterInfo* find_parameter(const std::string& name) {
+  for (const auto& p : known_parameters())
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 }  // namespace
 
 void check_parameter_name(const std::string& name) {
@@ -96,6 +117,40 @@ void check_parameter_name(const std::string& name) {
   if (closest != nullptr && best <= 3) msg += " (did you mean '" + std::string(closest->name) + "'?)";
   msg += "; the parameters are listed in docs/guide.md";
   fail(Status::UnknownName, msg);
+}
+
+std::string parameter_domain_text(const ParameterInfo& p) {
+  std::ostringstream out;
+  if (p.kind == ParameterKind::Integer) {
+    if (p.hi - p.lo <= 2.0) {
+      for (double v = p.lo; v <= p.hi; v += 1.0)
+        out << (v == p.lo ? "" : v == p.hi ? " or " : ", ") << static_cast<int>(v);
+    } else {
+      out << "integer in [" << static_cast<int>(p.lo) << ", " << static_cast<int>(p.hi) << "]";
+    }
+  } else if (std::isinf(p.lo) && std::isinf(p.hi)) {
+    out << "any";
+  } else {
+    const bool open = p.kind == ParameterKind::Open;
+    out << (open ? "(" : "[") << p.lo << ", " << p.hi << (open ? ")" : "]");
+  }
+  return out.str();
+}
+
+void check_parameter(const std::string& name, double value) {
+  check_parameter_name(name);
+  const ParameterInfo& p = *find_parameter(name);
+  bool ok = false;
+  switch (p.kind) {
+    case ParameterKind::Integer: ok = value >= p.lo && value <= p.hi && value == std::floor(value); break;
+    case ParameterKind::Closed: ok = value >= p.lo && value <= p.hi; break;
+    case ParameterKind::Open: ok = value > p.lo && value < p.hi; break;
+  }
+  if (ok) return;
+  std::ostringstream msg;
+  msg.precision(17);
+  msg << "parameter '" << name << "' = " << value << " is outside its values: " << parameter_domain_text(p);
+  fail(Status::OutOfRange, msg.str());
 }
 
 }  // namespace rescue

@@ -8,9 +8,15 @@
 
 namespace rescue {
 
+/// The values a parameter accepts: whole numbers in [lo, hi] (switches are
+/// 0..1, choices 0..k), or reals in the closed [lo, hi] or the open (lo, hi).
+enum class ParameterKind { Integer, Closed, Open };
+
 struct ParameterInfo {
   const char* name;
   const char* default_text;  ///< as documented; the strategy's code holds the value
+  ParameterKind kind;
+  double lo, hi;
   const char* meaning;
 };
 
@@ -20,5 +26,13 @@ const std::vector<ParameterInfo>& known_parameters();
 /// Throws Error(UnknownName) naming the closest known parameter when `name` is
 /// not one of them.
 void check_parameter_name(const std::string& name);
+
+/// The accepted values of a parameter in words, as docs/guide.md lists them
+/// (for example "0, 1 or 2", "integer in [1, 1000000]", "[0, 1]").
+std::string parameter_domain_text(const ParameterInfo& p);
+
+/// Checks a known name, then that the (finite) value lies in its domain:
+/// throws Error(UnknownName) or Error(OutOfRange) naming what it accepts.
+void check_parameter(const std::string& name, double value);
 
 }  // namespace rescue

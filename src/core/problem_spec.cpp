@@ -203,6 +203,7 @@ void ProblemSpec::set_param(const std::string& key, double value) {
     fail(Status::InvalidArgument, "parameter name must be non-empty and without spaces");
   check_parameter_name(key);
   require_finite(value, "parameter '" + key + "'");
+  check_parameter(key, value);
   params_[key] = value;
 }
 

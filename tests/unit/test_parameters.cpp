@@ -2,6 +2,7 @@
 // in it), without stale entries, and enforced by rescue_problem_set_param.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "core/parameters.hpp"
+#include "core/problem_spec.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 
@@ -52,9 +54,66 @@ TEST(Parameters, TheUserGuideListsEveryParameter) {
   ASSERT_TRUE(in) << "docs/guide.md not found";
   std::stringstream text;
   text << in.rdbuf();
-  for (const auto& p : known_parameters())
-    EXPECT_NE(text.str().find("| `" + std::string(p.name) + "` | " + p.default_text + " |"), std::string::npos)
-        << p.name << " is not listed with its default in docs/guide.md";
+  for (const auto& p : known_parameters()) {
+    const std::string row = "| `" + std::string(p.name) + "` | " + p.default_text + " | " + parameter_domain_text(p) + " |";
+    EXPECT_NE(text.str().find(row), std::string::npos)
+        << p.name << " is not listed with its default and values in docs/guide.md: " << row;
+  }
+}
+
+TEST(Parameters, EveryDefaultLiesInItsDomain) {
+  for (const auto& p : known_parameters()) {
+    const double value = std::stod(p.default_text);
+    EXPECT_NO_THROW(check_parameter(p.name, value)) << p.name << " = " << p.default_text;
+  }
+}
+
+TEST(Parameters, DomainsInWords) {
+  auto text = [](const char* name) {
+    for (const auto& p : known_parameters())
+      if (std::string(p.name) == name) return parameter_domain_text(p);
+    return std::string("?");
+  };
+  EXPECT_EQ(text("rescue.repair"), "0, 1 or 2");
+  EXPECT_EQ(text("rescue.interactions"), "0 or 1");
+  EXPECT_EQ(text("kg.pool"), "integer in [8, 1000000]");
+  EXPECT_EQ(text("rescue.weight"), "[0, 1]");
+  EXPECT_EQ(text("rescue.alpha"), "(0, 1)");
+  EXPECT_EQ(text("kg.zero_gain"), "any");
+}
+
+// Values outside a parameter's domain are refused with OutOfRange and a
+// message that says what is accepted; the boundaries themselves are accepted.
+TEST(Parameters, ValuesOutsideTheDomainAreRefused) {
+  auto refused = [](const char* name, double value) {
+    try {
+      check_parameter(name, value);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::OutOfRange) << name << " = " << value;
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+      return true;
+    }
+    return false;
+  };
+  for (double v : {-1.0, 1.5, 3.0, 7.0}) EXPECT_TRUE(refused("rescue.repair", v)) << v;
+  for (double v : {0.0, 1.0, 2.0}) EXPECT_FALSE(refused("rescue.repair", v)) << v;
+  for (double v : {0.0, 1.0, -0.05}) EXPECT_TRUE(refused("rescue.alpha", v)) << v;
+  EXPECT_FALSE(refused("rescue.alpha", 0.999));
+  for (double v : {-1e-12, 1.0 + 1e-12}) EXPECT_TRUE(refused("rescue.weight", v)) << v;
+  for (double v : {0.0, 1.0}) EXPECT_FALSE(refused("rescue.weight", v)) << v;
+  EXPECT_TRUE(refused("kg.pool", 7.0));
+  EXPECT_FALSE(refused("kg.pool", 8.0));
+  EXPECT_FALSE(refused("kg.fantasies", 1e6));
+  EXPECT_TRUE(refused("kg.fantasies", 1e6 + 1));
+  EXPECT_TRUE(refused("kg.fantasies", 0.0));
+  EXPECT_TRUE(refused("kg.fantasies", 4.5));
+  EXPECT_TRUE(refused("rescue.interactions", 2.0));
+  for (double v : {-1e300, -1.0, 0.0, 1e300}) EXPECT_FALSE(refused("kg.zero_gain", v)) << v;
+  try {
+    check_parameter("rescue.repair", 7.0);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("0, 1 or 2"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Parameters, UnknownNamesAreRejectedWithTheClosestKnownOne) {
@@ -80,10 +139,25 @@ TEST(Parameters, CAbiRejectsUnknownNamesAndKeepsTheOthers) {
   EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasies", 4), RESCUE_OK);
   EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasy", 4), RESCUE_ERR_UNKNOWN_NAME);
   EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("kg.fantasies"), std::string::npos);
+  EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasies", 0), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("integer in [1, 1000000]"), std::string::npos)
+      << rescue_problem_errmsg(p);
   rescue_optimizer* o = nullptr;
   ASSERT_EQ(rescue_create(p, &o), RESCUE_OK);
   rescue_destroy(o);
   rescue_problem_free(p);
+}
+
+// A refused value leaves the setting the parameter had.
+TEST(Parameters, ARefusedValueKeepsTheEarlierSetting) {
+  ProblemSpec spec;
+  spec.set_param("rescue.repair", 1);
+  EXPECT_THROW(spec.set_param("rescue.repair", 7), Error);
+  EXPECT_THROW(spec.set_param("rescue.repair", std::nan("")), Error);
+  EXPECT_EQ(spec.param("rescue.repair", -1), 1.0);
+  EXPECT_EQ(spec.param("rescue.weight", -1), -1.0);
+  EXPECT_THROW(spec.set_param("rescue.weight", 2), Error);
+  EXPECT_EQ(spec.param("rescue.weight", -1), -1.0) << "a refused value must not be stored";
 }
 
 }  // namespace
