@@ -52,6 +52,27 @@ inline std::string versionString() { return detail::text(rescue_version_string()
 inline std::string statusString(int status) { return detail::text(rescue_status_string(static_cast<rescue_status>(status))); }
 /** The index-th known strategy name (0-based), or "" past the end. */
 inline std::string strategyList(int index) { return detail::text(rescue_strategy_list(index)); }
+/** The index-th strategy parameter name (0-based, sorted by name), or "" past the end. */
+inline std::string paramList(int index) { return detail::text(rescue_param_list(index)); }
+
+/** A strategy parameter as rescue_param_info() describes it. */
+struct ParamInfo {
+  std::string name;
+  double defaultValue = 0.0;
+  int kind = 0;  ///< RESCUE_PARAM_INTEGER, RESCUE_PARAM_CLOSED or RESCUE_PARAM_OPEN
+  double lower = 0.0, upper = 0.0;  ///< the accepted values' bounds (infinite when there is none)
+  std::string description;
+};
+
+/** Describes a strategy parameter: default, accepted values, meaning. */
+inline ParamInfo describeParam(const std::string& name) {
+  ParamInfo info;
+  const char* text = nullptr;
+  detail::check(rescue_param_info(name.c_str(), &info.defaultValue, &info.kind, &info.lower, &info.upper, &text));
+  info.name = name;
+  info.description = detail::text(text);
+  return info;
+}
 
 /** Exact hypervolume of n points (point-major, n x m values), all objectives minimized. */
 inline double hypervolume(const std::vector<double>& points, int m, const std::vector<double>& ref) {
@@ -191,6 +212,12 @@ class Problem {
   void setBudget(double budget) { check(rescue_problem_set_budget(handle(), budget)); }
   void setInitialBudget(double budget) { check(rescue_problem_set_initial_budget(handle(), budget)); }
   void setParam(const std::string& key, double value) { check(rescue_problem_set_param(handle(), key.c_str(), value)); }
+  /** The parameter's value on this problem: the one set, or its default. */
+  double getParam(const std::string& key) const {
+    double value = 0.0;
+    check(rescue_problem_get_param(get(), key.c_str(), &value));
+    return value;
+  }
 
   /** Noise-free evaluation of a built-in problem at configuration x and fidelity s. */
   Evaluation evaluate(const std::vector<double>& x, double s) const {

@@ -374,5 +374,8 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 %constant int RESCUE_MAXIMIZE = RESCUE_MAXIMIZE;
 %constant int RESCUE_GEQ = RESCUE_GEQ;
 %constant int RESCUE_LEQ = RESCUE_LEQ;
+%constant int RESCUE_PARAM_INTEGER = RESCUE_PARAM_INTEGER;
+%constant int RESCUE_PARAM_CLOSED = RESCUE_PARAM_CLOSED;
+%constant int RESCUE_PARAM_OPEN = RESCUE_PARAM_OPEN;
 
 %include "rescue.hpp"

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/parameters.hpp"
 #include "core/problem_spec.hpp"
 #include "engine/journal.hpp"
 #include "engine/optimizer.hpp"
@@ -287,6 +288,17 @@ rescue_status rescue_problem_set_param(rescue_problem* problem, const char* key,
   RESCUE_PROBLEM_CALL(problem, problem->spec.set_param(need_name(key, "parameter name"), value));
 }
 
+rescue_status rescue_problem_get_param(const rescue_problem* problem, const char* key, double* value) {
+  if (!problem) return null_handle("problem");
+  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
+  return guarded(&mut->errmsg, [&] {
+    const std::string name = need_name(key, "parameter name");
+    need(value, "value pointer");
+    rescue::check_parameter_name(name);
+    *value = problem->spec.param(name, rescue::parameter_default(*rescue::find_parameter(name)));
+  });
+}
+
 rescue_status rescue_problem_evaluate(const rescue_problem* problem, const double* x, int d, double s, double* y, int m,
                                       double* g, int q, double* z, int k) {
   if (!problem) return null_handle("problem");
@@ -418,6 +430,31 @@ const char* rescue_strategy_list(int index) {
   const auto& names = rescue::strategy_names();
   if (index < 0 || index >= static_cast<int>(names.size())) return nullptr;
   return names[index].c_str();
+}
+
+static_assert(RESCUE_PARAM_INTEGER == static_cast<int>(rescue::ParameterKind::Integer) &&
+                  RESCUE_PARAM_CLOSED == static_cast<int>(rescue::ParameterKind::Closed) &&
+                  RESCUE_PARAM_OPEN == static_cast<int>(rescue::ParameterKind::Open),
+              "rescue_param_kind must match rescue::ParameterKind");
+
+const char* rescue_param_list(int index) {
+  const auto& table = rescue::known_parameters();
+  if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
+  return table[static_cast<std::size_t>(index)].name;
+}
+
+rescue_status rescue_param_info(const char* name, double* default_value, int* kind, double* lower, double* upper,
+                                const char** description) {
+  return guarded(nullptr, [&] {
+    const std::string key = need_name(name, "parameter name");
+    rescue::check_parameter_name(key);
+    const rescue::ParameterInfo& p = *rescue::find_parameter(key);
+    if (default_value) *default_value = rescue::parameter_default(p);
+    if (kind) *kind = static_cast<int>(p.kind);
+    if (lower) *lower = p.lo;
+    if (upper) *upper = p.hi;
+    if (description) *description = p.meaning;
+  });
 }
 
 // ---- ask / tell -----------------------------------------------------------------------

@@ -66,6 +66,14 @@ public static class TestRescue {
     bool found = false;
     for (int i = 0; Library.StrategyList(i).Length > 0; ++i) found |= Library.StrategyList(i) == "cost-aware-random";
     Check(found, "cost-aware-random is a known strategy");
+    int parameters = 0;
+    for (; Library.ParamList(parameters).Length > 0; ++parameters) {
+      ParamInfo info = Library.DescribeParam(Library.ParamList(parameters));
+      Check(info.Lower <= info.DefaultValue && info.DefaultValue <= info.Upper, "parameter default in bounds");
+    }
+    Check(parameters >= 20, "parameters listed");
+    ParamInfo repair = Library.DescribeParam("rescue.repair");
+    Check(repair.Kind == Library.RESCUE_PARAM_INTEGER && repair.Upper == 2.0, "rescue.repair's values");
 
     ExpectError(() => new Problem("no-such-problem"), Library.RESCUE_ERR_UNKNOWN_NAME,
                 "unknown benchmark problem 'no-such-problem'", "unknown problem");

@@ -501,6 +501,26 @@ module rescue
       real(c_double), value :: value
       integer(c_int) :: c_rescue_problem_set_param
     end function
+    function c_rescue_problem_get_param(problem, key, value) bind(C, name="rescue_problem_get_param")
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: problem
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), intent(out) :: value
+      integer(c_int) :: c_rescue_problem_get_param
+    end function
+    function c_rescue_param_list(index) bind(C, name="rescue_param_list")
+      import :: c_ptr, c_int
+      integer(c_int), value :: index
+      type(c_ptr) :: c_rescue_param_list
+    end function
+    function c_rescue_param_info(name, default_value, kind, lower, upper, description) bind(C, name="rescue_param_info")
+      import :: c_int, c_ptr, c_char, c_double
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), intent(out) :: default_value, lower, upper
+      integer(c_int), intent(out) :: kind
+      type(c_ptr), intent(out) :: description
+      integer(c_int) :: c_rescue_param_info
+    end function
     function c_rescue_strategy_name(opt) bind(C, name="rescue_strategy_name")
       import :: c_ptr
       type(c_ptr), value :: opt
@@ -698,6 +718,36 @@ contains
     real(c_double), intent(in) :: value
     integer(c_int) :: status
     status = c_rescue_problem_set_param(problem, c_str(key), value)
+  end function
+
+  !> The parameter's value on the problem: the one set, or its default.
+  function rescue_problem_get_param(problem, key, value) result(status)
+    type(c_ptr), intent(in) :: problem
+    character(*), intent(in) :: key
+    real(c_double), intent(out) :: value
+    integer(c_int) :: status
+    status = c_rescue_problem_get_param(problem, c_str(key), value)
+  end function
+
+  !> Name of strategy parameter index (0-based, sorted by name); "" when out of range.
+  function rescue_param_list(index) result(r)
+    integer(c_int), intent(in) :: index
+    character(:), allocatable :: r
+    r = f_str(c_rescue_param_list(index))
+  end function
+
+  !> A strategy parameter's default, kind (RESCUE_PARAM_INTEGER, _CLOSED or _OPEN), bounds of the
+  !! accepted values (infinite when there is none) and, optionally, its description.
+  function rescue_param_info(name, default_value, kind, lower, upper, description) result(status)
+    character(*), intent(in) :: name
+    real(c_double), intent(out) :: default_value, lower, upper
+    integer(c_int), intent(out) :: kind
+    character(:), allocatable, intent(out), optional :: description
+    integer(c_int) :: status
+    type(c_ptr) :: text
+    text = c_null_ptr
+    status = c_rescue_param_info(c_str(name), default_value, kind, lower, upper, text)
+    if (present(description)) description = f_str(text)
   end function
 
   ! ---- optimizer --------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ program test_rescue_fortran
   real(c_double) :: x(2), s, y(2), bad(3), hv, spent, pending, budget
   real(c_double), allocatable :: h1(:, :), h2(:, :), px(:, :), py(:, :)
   real(c_double) :: none(0)
-  character(:), allocatable :: text
+  character(:), allocatable :: text, ptext
+  real(c_double) :: pdefault, plower, pupper
+  integer(c_int) :: pkind
 
   call get_environment_variable('RESCUE_CHECKPOINT_IN', in_path, status=st)
   if (st == 0) call get_environment_variable('RESCUE_CHECKPOINT_OUT', out_path, status=st)
@@ -33,6 +35,13 @@ program test_rescue_fortran
   end do
   call expect(found, 'cost-aware-random is a known strategy')
   call expect(rescue_strategy_list(1000_c_int) == '', 'strategy list past the end is empty')
+  call expect(rescue_param_list(0_c_int) /= '', 'parameters are listed')
+  st = rescue_param_info('rescue.repair', pdefault, pkind, plower, pupper, ptext)
+  call expect(st == RESCUE_OK .and. pkind == RESCUE_PARAM_INTEGER .and. pdefault == 2.0_c_double &
+              .and. plower == 0.0_c_double .and. pupper == 2.0_c_double .and. len(ptext) > 10, &
+              'rescue.repair is described')
+  st = rescue_param_info('kg.fantasy', pdefault, pkind, plower, pupper)
+  call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'an unknown parameter is refused')
 
   ! Bad input: the status and the library's own message.
   st = rescue_problem_builtin('no-such-problem', problem)
@@ -42,6 +51,8 @@ program test_rescue_fortran
   call expect(.not. c_associated(problem), 'no handle on failure')
 
   call reference_problem(problem)
+  st = rescue_problem_get_param(problem, 'kg.fantasies', pdefault)
+  call expect(st == RESCUE_OK .and. pdefault == 8.0_c_double, 'an unset parameter reads as its default')
   st = rescue_problem_set_strategy(problem, 'no-such-strategy')
   call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'unknown strategy is rejected')
   call expect(index(rescue_problem_errmsg(problem), 'no-such-strategy') > 0, &

@@ -50,6 +50,27 @@ def test_version_and_strategies():
     assert rescue.status_string(rescue.RESCUE_ERR_UNKNOWN_TICKET) == "unknown ticket"
 
 
+def test_parameters_are_listed_and_checked(problem):
+    params = {p.name: p for p in rescue.parameters()}
+    assert len(params) >= 20
+    repair = params["rescue.repair"]
+    assert (repair.default, repair.kind, repair.lower, repair.upper) == (2.0, "integer", 0.0, 2.0)
+    assert "repair" in repair.description or "missed parents" in repair.description
+    assert params["rescue.alpha"].kind == "open"
+    assert math.isinf(params["kg.zero_gain"].lower)
+    for name, p in params.items():
+        assert problem.get_param(name) == p.default
+    problem.set_param("rescue.weight", 0.25)
+    assert problem.get_param("rescue.weight") == 0.25
+    with pytest.raises(rescue.RescueError, match=r"\[0, 1\]") as info:
+        problem.set_param("rescue.weight", 1.5)
+    assert info.value.status == rescue.RESCUE_ERR_OUT_OF_RANGE
+    assert problem.get_param("rescue.weight") == 0.25
+    with pytest.raises(rescue.RescueError, match="kg.fantasies") as info:
+        problem.get_param("kg.fantasy")
+    assert info.value.status == rescue.RESCUE_ERR_UNKNOWN_NAME
+
+
 def test_bad_input_raises_with_the_library_message(problem):
     with pytest.raises(rescue.RescueError, match="unknown benchmark problem 'no-such-problem'") as info:
         rescue.Problem("no-such-problem")

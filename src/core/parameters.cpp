@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -93,13 +94,15 @@ std::size_t distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+}  // namespace
+
 const ParameterInfo* find_parameter(const std::string& name) {
   for (const auto& p : known_parameters())
     if (name == p.name) return &p;
   return nullptr;
 }
 
-}  // namespace
+double parameter_default(const ParameterInfo& p) { return std::strtod(p.default_text, nullptr); }
 
 void check_parameter_name(const std::string& name) {
   const auto& table = known_parameters();

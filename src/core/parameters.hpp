@@ -23,6 +23,12 @@ struct ParameterInfo {
 /// Every parameter any strategy or the recommender reads, sorted by name.
 const std::vector<ParameterInfo>& known_parameters();
 
+/// The entry of a known parameter, or nullptr.
+const ParameterInfo* find_parameter(const std::string& name);
+
+/// The documented default as a number.
+double parameter_default(const ParameterInfo& p);
+
 /// Throws Error(UnknownName) naming the closest known parameter when `name` is
 /// not one of them.
 void check_parameter_name(const std::string& name);

@@ -167,6 +167,80 @@ TEST(Problem, StrategyListMatchesNames) {
   EXPECT_EQ(rescue_strategy_list(-1), nullptr);
 }
 
+// The parameter table through the C ABI: every listed name is described, its
+// default is what rescue_problem_get_param reports before any setting, the
+// default lies within the bounds, and the bounds are what set_param enforces.
+TEST(Problem, ParameterListAndInfoDescribeWhatSetParamAccepts) {
+  rescue_problem* p = rescue_test::small_problem("rescue");
+  int n = 0;
+  std::string previous;
+  for (; rescue_param_list(n); ++n) {
+    const std::string name = rescue_param_list(n);
+    EXPECT_LT(previous, name) << "not sorted";
+    previous = name;
+    double def = NAN, lo = NAN, hi = NAN, value = NAN;
+    int kind = -1;
+    const char* text = nullptr;
+    ASSERT_EQ(rescue_param_info(name.c_str(), &def, &kind, &lo, &hi, &text), RESCUE_OK) << name;
+    ASSERT_NE(text, nullptr);
+    EXPECT_GT(std::strlen(text), 10u) << name;
+    ASSERT_EQ(rescue_problem_get_param(p, name.c_str(), &value), RESCUE_OK) << name;
+    EXPECT_EQ(value, def) << name << ": an unset parameter reports its default";
+    EXPECT_TRUE(kind == RESCUE_PARAM_INTEGER || kind == RESCUE_PARAM_CLOSED || kind == RESCUE_PARAM_OPEN) << name;
+    EXPECT_LE(lo, def) << name;
+    EXPECT_GE(hi, def) << name;
+    // Just outside the domain is refused and leaves the value; the bounds of a
+    // closed domain are accepted.
+    const double below = kind == RESCUE_PARAM_INTEGER ? lo - 1 : std::nextafter(lo, -HUGE_VAL);
+    const double above = kind == RESCUE_PARAM_INTEGER ? hi + 1 : std::nextafter(hi, HUGE_VAL);
+    if (std::isfinite(lo)) {
+      EXPECT_EQ(rescue_problem_set_param(p, name.c_str(), below), RESCUE_ERR_OUT_OF_RANGE) << name;
+      EXPECT_EQ(rescue_problem_set_param(p, name.c_str(), lo),
+                kind == RESCUE_PARAM_OPEN ? RESCUE_ERR_OUT_OF_RANGE : RESCUE_OK) << name;
+    }
+    if (std::isfinite(hi)) {
+      EXPECT_EQ(rescue_problem_set_param(p, name.c_str(), above), RESCUE_ERR_OUT_OF_RANGE) << name;
+      EXPECT_EQ(rescue_problem_set_param(p, name.c_str(), hi),
+                kind == RESCUE_PARAM_OPEN ? RESCUE_ERR_OUT_OF_RANGE : RESCUE_OK) << name;
+    }
+    if (kind == RESCUE_PARAM_INTEGER && hi > lo)
+      EXPECT_EQ(rescue_problem_set_param(p, name.c_str(), lo + 0.5), RESCUE_ERR_OUT_OF_RANGE) << name;
+    ASSERT_EQ(rescue_problem_set_param(p, name.c_str(), def), RESCUE_OK) << name;
+    ASSERT_EQ(rescue_problem_get_param(p, name.c_str(), &value), RESCUE_OK);
+    EXPECT_EQ(value, def) << name;
+  }
+  EXPECT_GE(n, 20);
+  EXPECT_EQ(rescue_param_list(-1), nullptr);
+  EXPECT_EQ(rescue_param_list(n), nullptr);
+
+  // A value set is reported back; unknown names and NULL pointers are refused.
+  double value = 0.0;
+  ASSERT_EQ(rescue_problem_set_param(p, "kg.fantasies", 3), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_get_param(p, "kg.fantasies", &value), RESCUE_OK);
+  EXPECT_EQ(value, 3.0);
+  EXPECT_EQ(rescue_problem_set_param(p, "kg.fantasies", 0), RESCUE_ERR_OUT_OF_RANGE);
+  ASSERT_EQ(rescue_problem_get_param(p, "kg.fantasies", &value), RESCUE_OK);
+  EXPECT_EQ(value, 3.0) << "a refused value must leave the earlier one";
+  EXPECT_EQ(rescue_problem_get_param(p, "kg.fantasy", &value), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("kg.fantasies"), std::string::npos);
+  EXPECT_EQ(rescue_problem_get_param(p, nullptr, &value), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_get_param(p, "kg.pool", nullptr), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_problem_get_param(nullptr, "kg.pool", &value), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_param_info("kg.fantasy", nullptr, nullptr, nullptr, nullptr, nullptr), RESCUE_ERR_UNKNOWN_NAME);
+  EXPECT_NE(std::string(rescue_last_error()).find("kg.fantasies"), std::string::npos);
+  EXPECT_EQ(rescue_param_info(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_param_info("rescue.repair", nullptr, nullptr, nullptr, nullptr, nullptr), RESCUE_OK);
+  int kind = -1;
+  double lo = 0, hi = 0;
+  ASSERT_EQ(rescue_param_info("rescue.repair", nullptr, &kind, &lo, &hi, nullptr), RESCUE_OK);
+  EXPECT_EQ(kind, RESCUE_PARAM_INTEGER);
+  EXPECT_EQ(lo, 0.0);
+  EXPECT_EQ(hi, 2.0);
+  ASSERT_EQ(rescue_param_info("kg.zero_gain", nullptr, &kind, &lo, &hi, nullptr), RESCUE_OK);
+  EXPECT_TRUE(std::isinf(lo) && lo < 0 && std::isinf(hi) && hi > 0);
+  rescue_problem_free(p);
+}
+
 TEST(Create, IncompleteProblemIsRejected) {
   rescue_problem* p = nullptr;
   ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);

@@ -219,6 +219,11 @@ struct Harness {
         static const char* keys[] = {"kg.pool", "acq.starts", "x y", "", nullptr, "anything"};
         const char* k = keys[r.byte() % 6];
         checkp(rescue_problem_set_param(p, k, r.real()), p);
+        double value = 0.0;
+        checkp(rescue_problem_get_param(p, k, r.byte() % 8 ? &value : nullptr), p);
+        double lo = 0.0, hi = 0.0;
+        int kind = 0;
+        check(rescue_param_info(k, nullptr, &kind, &lo, &hi, nullptr), nullptr, nullptr);
         break;
       }
       case 16:

@@ -1,6 +1,7 @@
 import java.util.Arrays;
 import org.rescue.Observation;
 import org.rescue.Optimizer;
+import org.rescue.ParamInfo;
 import org.rescue.ParetoSet;
 import org.rescue.Problem;
 import org.rescue.Rescue;
@@ -80,6 +81,14 @@ public final class TestRescue {
     boolean found = false;
     for (int i = 0; !Rescue.strategyList(i).isEmpty(); ++i) found |= Rescue.strategyList(i).equals("cost-aware-random");
     check(found, "cost-aware-random is a known strategy");
+    int params = 0;
+    for (; !Rescue.paramList(params).isEmpty(); ++params) {
+      ParamInfo info = Rescue.describeParam(Rescue.paramList(params));
+      check(info.getLower() <= info.getDefaultValue() && info.getDefaultValue() <= info.getUpper(), "parameter default in bounds");
+    }
+    check(params >= 20, "parameters listed");
+    ParamInfo repair = Rescue.describeParam("rescue.repair");
+    check(repair.getKind() == RescueConstants.RESCUE_PARAM_INTEGER && repair.getUpper() == 2.0, "rescue.repair's values");
 
     // Bad input: RescueException with the library's message and status.
     expectError(() -> new Problem("no-such-problem"), RescueConstants.RESCUE_ERR_UNKNOWN_NAME,

@@ -45,6 +45,7 @@ Observation = namedtuple("Observation", "x fidelity objectives constraints faile
 Budget = namedtuple("Budget", "spent pending total")
 ParetoSet = namedtuple("ParetoSet", "x y")
 Evaluation = namedtuple("Evaluation", "objectives constraints indicators")
+Parameter = namedtuple("Parameter", "name default kind lower upper description")
 
 
 def _error(status, message):
@@ -99,6 +100,20 @@ def strategies():
         names.append(_swig.strategyList(i))
         i += 1
     return names
+
+
+def parameters():
+    """The strategy parameters (Problem.set_param), sorted by name: each a Parameter with its
+    default, kind ("integer", "closed" or "open": the values accepted lie in [lower, upper], or
+    in (lower, upper) for "open") and description."""
+    kinds = {_swig.RESCUE_PARAM_INTEGER: "integer", _swig.RESCUE_PARAM_CLOSED: "closed",
+             _swig.RESCUE_PARAM_OPEN: "open"}
+    out, i = [], 0
+    while _swig.paramList(i):
+        p = _swig.describeParam(_swig.paramList(i))
+        out.append(Parameter(p.name, p.defaultValue, kinds[p.kind], p.lower, p.upper, p.description))
+        i += 1
+    return out
 
 
 def hypervolume(points, reference):
@@ -199,6 +214,10 @@ class Problem:
     def set_param(self, key, value):
         self._h().setParam(key, float(value))
         return self
+
+    def get_param(self, key):
+        """The parameter's value on this problem: the one set, or its default."""
+        return self._h().getParam(key)
 
     def evaluate(self, x, fidelity):
         """Noise-free evaluation of a built-in problem: Evaluation(objectives, constraints, indicators)."""

@@ -73,6 +73,29 @@ rescue_strategies <- function() {
   }
 }
 
+#' The strategy parameters (the `params` of rescue_problem), sorted by name: a data frame with
+#' each one's default, kind ("integer", "closed" or "open": accepted values lie in [lower, upper],
+#' or in (lower, upper) for "open") and description.
+rescue_parameters <- function() {
+  names <- character(0)
+  repeat {
+    s <- paramList(length(names))
+    if (!nzchar(s)) break
+    names <- c(names, s)
+  }
+  kinds <- c("integer", "closed", "open")
+  rows <- lapply(names, function(n) {
+    p <- .rescue(describeParam(n))
+    data.frame(name = n, default = ParamInfo_defaultValue_get(p), kind = kinds[ParamInfo_kind_get(p) + 1L],
+               lower = ParamInfo_lower_get(p), upper = ParamInfo_upper_get(p),
+               description = ParamInfo_description_get(p), stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}
+
+#' The value of a strategy parameter on a problem: the one set, or its default.
+rescue_get_param <- function(problem, key) .rescue(Problem_getParam(.handle(problem), key))
+
 #' Exact hypervolume of the rows of `points` (all objectives minimized) against `reference`.
 rescue_hypervolume <- function(points, reference) {
   points <- as.matrix(points)

@@ -35,6 +35,23 @@ test_that("version and strategies", {
   expect_equal(rescue_status_string(RESCUE_STATUS[["UNKNOWN_TICKET"]]), "unknown ticket")
 })
 
+test_that("parameters are listed, read back and checked", {
+  params <- rescue_parameters()
+  expect_true(nrow(params) >= 20)
+  repair <- params[params$name == "rescue.repair", ]
+  expect_equal(c(repair$default, repair$lower, repair$upper), c(2, 0, 2))
+  expect_equal(repair$kind, "integer")
+  p <- rescue_builtin_problem("branin-currin", params = list(rescue.weight = 0.25))
+  expect_equal(rescue_get_param(p, "rescue.weight"), 0.25)
+  expect_equal(rescue_get_param(p, "kg.fantasies"), params$default[params$name == "kg.fantasies"])
+  e <- tryCatch(rescue_builtin_problem("branin-currin", params = list(rescue.weight = 1.5)),
+                rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["OUT_OF_RANGE"]])
+  expect_match(conditionMessage(e), "[0, 1]", fixed = TRUE)
+  expect_error(rescue_get_param(p, "kg.fantasy"), "kg.fantasies", class = "rescue_error")
+  close(p)
+})
+
 test_that("bad input is an R error condition with the library's message", {
   e <- tryCatch(rescue_builtin_problem("no-such-problem"), rescue_error = function(e) e)
   expect_s3_class(e, "rescue_error")
