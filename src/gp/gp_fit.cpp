@@ -125,14 +125,26 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   Eigen::VectorXd lo, hi;
   layout_.bounds(opt_.noise_floor, lo, hi);
 
+  // A fit on few rows can settle in a poor mode (all variation as noise, long
+  // lengthscales) that refits warm-started from it never leave. So a refit
+  // searches afresh, from the defaults and the random starts of a first fit
+  // besides the previous optimum, whenever the data have crossed a power of
+  // two since the last fit: a handful of times per run, and a function of the
+  // data size alone, so a run restored from a checkpoint makes the same choices.
+  auto log2_floor = [](Eigen::Index rows) {
+    int k = 0;
+    while (rows > 1) rows >>= 1, ++k;
+    return k;
+  };
+  const bool explore = !fitted_ || log2_floor(X_.rows()) != log2_floor(fit_rows_);
   std::vector<Eigen::VectorXd> starts;
   const Hyperparameters base = default_hyperparameters();
   if (fitted_) starts.push_back(layout_.pack(hp_));
-  else starts.push_back(layout_.pack(base));
-  const int total = fitted_ ? opt_.warm_starts : opt_.cold_starts;
+  if (explore) starts.push_back(layout_.pack(base));
+  const int total = explore ? opt_.cold_starts + (fitted_ ? 1 : 0) : opt_.warm_starts;
   const double ls0 = std::log(std::sqrt(double(D_)));
   while (static_cast<int>(starts.size()) < total) {
-    Hyperparameters h = fitted_ ? hp_ : base;
+    Hyperparameters h = explore ? base : hp_;
     for (int j = 0; j < D_; ++j) h.log_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
     for (int k = 0; k < R_; ++k)
       for (int m = 0; m < P_; ++m) h.coreg_factor(m, k) = 0.5 * rng.normal() + (m == k ? 0.5 : 0.0);
@@ -140,7 +152,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       h.log_kappa[m] = rng.uniform(std::log(1e-3), std::log(0.3));
       h.log_noise[m] = rng.uniform(std::log(1e-4), std::log(0.1));
     }
-    if (!fitted_) h.mean_constant.setZero();
+    if (explore) h.mean_constant.setZero();
     starts.push_back(layout_.pack(h));
   }
 

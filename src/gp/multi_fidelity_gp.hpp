@@ -58,8 +58,10 @@ struct GpOptions {
   bool learn_hook_weight = false;  // w (only with a kernel hook)
   HookCoupling hook_coupling = HookCoupling::Coregionalized;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
-  int cold_starts = 4;             // L-BFGS starts of the first fit
-  int warm_starts = 1;             // starts of later fits (the first is the previous optimum)
+  /// L-BFGS starts of the first fit, and of each refit after the data have
+  /// crossed a power of two (which adds the previous optimum as a start).
+  int cold_starts = 4;
+  int warm_starts = 1;             // starts of other refits (the first is the previous optimum)
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the

@@ -129,6 +129,43 @@ TEST(GpLearning, WarmStartRefitIsCheapAndNoWorse) {
   EXPECT_GT(cold.objective, fresh.objective(t0, nullptr, true));
 }
 
+// A model first fitted on three rows (too few to tell signal from noise) and
+// refitted as the data grow one row at a time, as a strategy's model is, must
+// end where a fresh fit on all the data ends: the refits after the data cross
+// a power of two search afresh, so a poor early mode is not kept for the run.
+// Checked against the fresh fit's held-out error.
+TEST(GpLearning, RefitsAsTheDataGrowDoNotKeepAPoorEarlyMode) {
+  for (std::uint64_t seed : {3u, 11u, 29u}) {
+    Rng rng(seed);
+    const int n = 40, D = 4, P = 2;
+    const Eigen::MatrixXd X = testing::uniform_matrix(n + 200, D, rng);
+    // Noise-free outputs, as a deterministic simulator gives: a quadratic
+    // bowl and a plane, with a small fidelity effect.
+    Eigen::MatrixXd Y(X.rows(), P);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      Y(i, 0) = (X(i, 0) - 0.3) * (X(i, 0) - 0.3) + 0.1 * X(i, 1) + 0.1 * (1.0 - X(i, D - 1));
+      Y(i, 1) = 1.0 - X(i, 0) + 0.3 * X(i, 1);
+    }
+    MultiFidelityGp grown(D, P);
+    for (int rows = 3; rows <= n; ++rows) {
+      grown.set_data(X.topRows(rows), Y.topRows(rows));
+      grown.fit(rng);
+    }
+    MultiFidelityGp fresh(D, P);
+    fresh.set_data(X.topRows(n), Y.topRows(n));
+    fresh.fit(rng);
+    const Eigen::MatrixXd Xt = X.bottomRows(200), Yt = Y.bottomRows(200);
+    const Eigen::MatrixXd a = grown.posterior_mean(Xt), b = fresh.posterior_mean(Xt);
+    for (int m = 0; m < P; ++m) {
+      const double var = (Yt.col(m).array() - Yt.col(m).mean()).square().mean();
+      const double err_grown = (a.col(m) - Yt.col(m)).squaredNorm() / 200 / var;
+      const double err_fresh = (b.col(m) - Yt.col(m)).squaredNorm() / 200 / var;
+      EXPECT_LT(err_grown, 2.0 * err_fresh + 0.02) << "seed " << seed << ", output " << m << ": grown " << err_grown
+                                                   << ", fresh " << err_fresh;
+    }
+  }
+}
+
 // Multi-fidelity Branin-Currin evaluated at the rows (x1, x2, s) of X.
 Eigen::MatrixXd branin_currin(const Eigen::MatrixXd& X) {
   static const auto problem = problems::make_problem("branin-currin");
