@@ -108,6 +108,13 @@ struct Evaluation {
   std::vector<double> indicators;   ///< K values
 };
 
+/** The model's predictions (rescue_predict()) at n points. */
+struct Prediction {
+  std::vector<double> mean;      ///< n x (M + Q), row-major: objectives in their own sense, then constraints
+  std::vector<double> sd;        ///< n x (M + Q), row-major: standard deviations of the noise-free outputs
+  std::vector<double> feasible;  ///< n probabilities that every constraint holds
+};
+
 /** A suggestion: evaluate configuration x at this fidelity, then report it under this ticket. */
 struct Suggestion {
   std::vector<double> x;
@@ -470,6 +477,20 @@ class Optimizer {
     check(rescue_causal_graph(h(), format, asDiscovered ? 1 : 0, &text[0], text.size(), &length));
     text.resize(length);
     return text;
+  }
+  /** Predictions of the model behind pareto() at the n points x (n x d, row-major) and fidelities s (n values). */
+  Prediction predict(const std::vector<double>& x, const std::vector<double>& s) const {
+    const int d = dimension(), p = numObjectives() + numConstraints(), n = detail::length(s);
+    if (n < 1) throw Error(RESCUE_ERR_SIZE_MISMATCH, "at least one point is needed");
+    if (x.size() != static_cast<size_t>(n) * static_cast<size_t>(d))
+      throw Error(RESCUE_ERR_SIZE_MISMATCH, "x needs n x d = " + std::to_string(n) + " x " + std::to_string(d) +
+                                                " values, got " + std::to_string(x.size()));
+    Prediction out;
+    out.mean.resize(static_cast<size_t>(n) * static_cast<size_t>(p));
+    out.sd.resize(out.mean.size());
+    out.feasible.resize(static_cast<size_t>(n));
+    check(rescue_predict(h(), x.data(), n, d, s.data(), out.mean.data(), out.sd.data(), p, out.feasible.data()));
+    return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and
    *  fidelities s (n values); row-major n x (M + Q). */

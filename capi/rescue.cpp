@@ -609,6 +609,36 @@ rescue_status rescue_pareto(rescue_optimizer* opt, double* x, double* y, int cap
   });
 }
 
+rescue_status rescue_predict(rescue_optimizer* opt, const double* x, int n, int d, const double* s, double* mean,
+                             double* sd, int p, double* feasible) {
+  RESCUE_OPT_CALL(opt, {
+    const auto& spec = opt->engine->spec();
+    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one point is needed");
+    if (d != spec.dim()) rescue::fail(Status::SizeMismatch, "d must equal the number of options");
+    if (p != spec.num_objectives() + spec.num_constraints())
+      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+    need(x, "configurations");
+    need(s, "fidelities");
+    need(mean, "mean buffer");
+    Eigen::MatrixXd X(n, d);
+    Eigen::VectorXd S(n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < d; ++j) X(i, j) = x[static_cast<size_t>(i) * d + j];
+      S[i] = s[i];
+    }
+    Eigen::MatrixXd m, v;
+    Eigen::VectorXd f;
+    opt->engine->predict(X, S, &m, &v, &f);
+    for (int i = 0; i < n; ++i) {
+      for (int k = 0; k < p; ++k) {
+        mean[static_cast<size_t>(i) * p + k] = m(i, k);
+        if (sd) sd[static_cast<size_t>(i) * p + k] = v(i, k);
+      }
+      if (feasible) feasible[i] = f[i];
+    }
+  });
+}
+
 // ---- observational data ---------------------------------------------------------------
 
 rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows, int n, int ncols) {

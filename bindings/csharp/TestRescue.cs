@@ -111,6 +111,13 @@ public static class TestRescue {
         ParetoSet front = opt.Optimize((x, s) => problem.Evaluate(x, s).Objectives);
         Check(History(opt).SequenceEqual(reference), "the Optimize helper runs the reference loop");
         Check(front.Count > 0 && front.X.Length == 2 * front.Count && front.Point(0).Length == 2, "Pareto set shape");
+        var target = Enumerable.Repeat(1.0, front.Count).ToArray();
+        Prediction pred = opt.Predict(front.X, target);
+        bool same = pred.Mean.Length == 2 * front.Count && pred.Feasible.Length == front.Count;
+        for (int i = 0; same && i < front.Count; ++i)
+          for (int k = 0; k < 2; ++k)
+            same &= Math.Abs(pred.Mean[2 * i + k] - front.Y[2 * i + k]) <= 1e-9 * (1 + Math.Abs(front.Y[2 * i + k]));
+        Check(same, "predictions at the Pareto set are its values");
       }
 
       using (var opt = Optimizer.LoadFile(Environment.GetEnvironmentVariable("RESCUE_CHECKPOINT_IN"))) {

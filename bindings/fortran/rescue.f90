@@ -392,6 +392,19 @@ module rescue
       integer(c_int) :: rescue_causal_estimates
     end function
 
+    !> The model's predictions: x(d, n), s(n); mean(p, n) and sd(p, n) with p = M + Q, feasible(n).
+    function rescue_predict(opt, x, n, d, s, mean, sd, p, feasible) bind(C, name="rescue_predict")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      real(c_double), intent(in) :: x(*)
+      integer(c_int), value :: n, d
+      real(c_double), intent(in) :: s(*)
+      real(c_double), intent(out) :: mean(*), sd(*)
+      integer(c_int), value :: p
+      real(c_double), intent(out) :: feasible(*)
+      integer(c_int) :: rescue_predict
+    end function
+
     !> rows(ncols, n) receives n rows in the layout of rescue_add_observational.
     function rescue_problem_sample_observational(problem, n, seed, rows, ncols) &
         bind(C, name="rescue_problem_sample_observational")

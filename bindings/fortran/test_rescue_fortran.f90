@@ -13,6 +13,7 @@ program test_rescue_fortran
   integer(c_int) :: st, ticket, d, m, cnt, keep(3)
   real(c_double) :: x(2), s, y(2), bad(3), hv, spent, pending, budget
   real(c_double), allocatable :: h1(:, :), h2(:, :), px(:, :), py(:, :)
+  real(c_double), allocatable :: pmean(:, :), psd(:, :), pfeas(:), ps(:)
   real(c_double) :: none(0)
   character(:), allocatable :: text, ptext
   real(c_double) :: pdefault, plower, pupper
@@ -85,6 +86,13 @@ program test_rescue_fortran
   call expect(size(h1, 2) > 3, 'the reference run has observations')
   call pareto(opt, px, py)
   call expect(size(px, 2) > 0 .and. size(py, 1) == 2, 'the reference run has a Pareto set')
+  ! The recommended values are the model's predictions at the target fidelity.
+  allocate(pmean(2, size(px, 2)), psd(2, size(px, 2)), pfeas(size(px, 2)), ps(size(px, 2)))
+  ps = 1.0_c_double
+  st = rescue_predict(opt, px, int(size(px, 2), c_int), 2_c_int, ps, pmean, psd, 2_c_int, pfeas)
+  call expect(st == RESCUE_OK, 'predict at the Pareto set: '//rescue_errmsg(opt))
+  call expect(all(abs(pmean - py) <= 1d-9 * (1d0 + abs(py))) .and. all(psd >= 0) .and. all(pfeas == 1), &
+              'predictions at the Pareto set are its values')
 
   ! A checkpoint written by another language: loading it and finishing gives the same set.
   st = rescue_load_file(trim(in_path), opt2)

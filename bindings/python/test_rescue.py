@@ -231,3 +231,30 @@ def test_causal_model_graph_and_estimates():
         assert '"Statin" -> "PSA"' in opt.causal_graph()
         opt.set_dag(None).constrain_edge("Aspirin", "PSA", required=False)
         assert '"Aspirin" -> "PSA"' not in opt.causal_graph()
+
+
+def test_model_predictions(problem):
+    with rescue.Optimizer(problem) as opt:
+        with pytest.raises(rescue.RescueError) as err:
+            opt.predict([0.5, 0.5], 1.0)
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_STATE
+        run(opt, problem, max_obs=12)
+        obs = opt.observations()
+        x = [list(o.x) for o in obs]
+        s = [o.fidelity for o in obs]
+        pred = opt.predict(x, s)
+        assert np.asarray(pred.mean).shape == (len(obs), 2)
+        assert np.all(np.asarray(pred.sd) >= 0) and np.allclose(pred.feasible, 1.0)
+        # Branin-Currin is noise-free: the model reproduces what it was told, in the
+        # objectives' own (maximized) sense.
+        y = np.array([list(o.objectives) for o in obs])
+        scale = y.max(axis=0) - y.min(axis=0)
+        assert np.all(np.abs(np.asarray(pred.mean) - y) <= 0.1 * scale)
+        one = opt.predict(x[0], s[0])
+        assert np.allclose(one.mean[0], pred.mean[0])
+        with pytest.raises(rescue.RescueError) as err:
+            opt.predict([0.5, 0.5, 0.5], 1.0)
+        assert err.value.status == rescue.RESCUE_ERR_SIZE_MISMATCH
+        with pytest.raises(rescue.RescueError) as err:
+            opt.predict([1.5, 0.5], 1.0)
+        assert err.value.status == rescue.RESCUE_ERR_OUT_OF_RANGE

@@ -262,6 +262,45 @@ ParetoSet Optimizer::pareto() {
   return *rec;
 }
 
+const acq::Surrogate* Optimizer::current_model() {
+  if (predictor_ && predictor_count_ == observations_.size()) return &*predictor_;
+  // As pareto(): the strategy's own model (refit on a copy when stale, so the
+  // suggestion stream is untouched), or a fresh GP for model-free strategies.
+  const acq::Surrogate* own = strategy_->model();
+  acq::Surrogate model = own ? *own : acq::Surrogate(spec_);
+  if (!model.refresh(observations_, spec_.seed())) return nullptr;
+  predictor_ = std::move(model);
+  predictor_count_ = observations_.size();
+  return &*predictor_;
+}
+
+void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
+                        Eigen::MatrixXd* sd, Eigen::VectorXd* feasible) {
+  const int d = spec_.dim(), M = spec_.num_objectives(), Q = spec_.num_constraints();
+  if (x.cols() != d) fail(Status::SizeMismatch, "configurations need one column per option");
+  if (x.rows() != s.size()) fail(Status::SizeMismatch, "one fidelity per configuration is needed");
+  Eigen::MatrixXd Z(x.rows(), d + 1);
+  std::vector<double> row(static_cast<std::size_t>(d)), u(static_cast<std::size_t>(d));
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    for (int j = 0; j < d; ++j) row[static_cast<std::size_t>(j)] = x(i, j);
+    spec_.check_config(row.data());
+    if (!spec_.fidelity().valid(s[i]))
+      fail(Status::OutOfRange, "fidelity of point " + std::to_string(i) + " is not a valid fidelity of the problem");
+    spec_.to_unit(row.data(), u.data());
+    for (int j = 0; j < d; ++j) Z(i, j) = u[static_cast<std::size_t>(j)];
+    Z(i, d) = spec_.fidelity().unit(s[i]);
+  }
+  const acq::Surrogate* model = current_model();
+  if (!model) fail(Status::InvalidState, "no model yet: predictions need at least two successful observations");
+  Eigen::MatrixXd m, v;
+  model->predict(Z, &m, &v);
+  if (feasible) *feasible = Q > 0 ? model->probability_feasible(m, v) : Eigen::VectorXd::Ones(Z.rows());
+  for (int k = 0; k < M; ++k)
+    if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) m.col(k) = -m.col(k);
+  if (mean) *mean = m;
+  if (sd) *sd = v.cwiseMax(0.0).cwiseSqrt();
+}
+
 void Optimizer::set_user_dag(const char* json) {
   ProblemSpec next = spec_;
   if (json) {
@@ -273,6 +312,7 @@ void Optimizer::set_user_dag(const char* json) {
   }
   acq::validate_causal_knowledge(next);
   spec_ = next;
+  invalidate_models();
   notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
@@ -281,6 +321,7 @@ void Optimizer::constrain_edge(const std::string& from, const std::string& to, b
   next.add_edge_constraint({from, to}, required);
   acq::validate_causal_knowledge(next);
   spec_ = next;
+  invalidate_models();
   notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
@@ -305,6 +346,7 @@ void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) 
       fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + num(row[d]) + " is not valid");
   }
   observational_.insert(observational_.end(), rows.begin(), rows.end());
+  invalidate_models();
   notify();
 }
 

@@ -56,6 +56,15 @@ class Optimizer {
   /// posterior mean (acq/recommender.hpp) once a model can be fitted, before
   /// that the non-dominated feasible observations at the target fidelity.
   ParetoSet pareto();
+  /// Posterior predictions of the model the recommendation uses (the
+  /// strategy's own, else a GP fitted to the observations) at n configurations
+  /// (n x d, user units) and fidelities: mean and standard deviation of the
+  /// latent (noise-free) outputs, objectives in their own sense then
+  /// constraint metrics (n x (M + Q) each), and the probability that every
+  /// constraint holds (n). Throws InvalidState before two successful
+  /// observations, OutOfRange for a configuration or fidelity outside the problem.
+  void predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd,
+               Eigen::VectorXd* feasible);
 
   void add_observational(const std::vector<std::vector<double>>& rows);
   const std::vector<std::vector<double>>& observational() const { return observational_; }
@@ -100,11 +109,22 @@ class Optimizer {
                                const std::vector<double>& y, const std::vector<double>& g,
                                const std::vector<double>& z) const;
   double budget_left() const;
+  /// The fitted model for the current data (cached until it changes), as
+  /// pareto() builds it; nullptr when none can be fitted yet.
+  const acq::Surrogate* current_model();
+  /// Forgets the cached recommendation and model (the causal knowledge or the
+  /// observational data changed, so a rescue model would differ).
+  void invalidate_models() {
+    recommendation_.reset();
+    predictor_.reset();
+  }
 
   ProblemSpec spec_;
   std::unique_ptr<Strategy> strategy_;
   std::optional<ParetoSet> recommendation_;  // cached until the observations change
   std::size_t recommendation_count_ = 0;
+  std::optional<acq::Surrogate> predictor_;  // cached until the observations change
+  std::size_t predictor_count_ = 0;
   Rng rng_;
   std::vector<Observation> observations_;
   std::vector<PendingTicket> pending_;

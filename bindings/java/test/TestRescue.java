@@ -3,6 +3,7 @@ import org.rescue.Observation;
 import org.rescue.Optimizer;
 import org.rescue.ParamInfo;
 import org.rescue.ParetoSet;
+import org.rescue.Prediction;
 import org.rescue.Problem;
 import org.rescue.Rescue;
 import org.rescue.RescueConstants;
@@ -130,6 +131,14 @@ public final class TestRescue {
         check(Arrays.deepEquals(history(opt), reference), "the optimize helper runs the reference loop");
         check(front.getCount() > 0 && front.getX().length == 2 * front.getCount()
               && front.point(0).length == 2 && front.objectives(0).length == 2, "Pareto set shape");
+        double[] target = new double[front.getCount()];
+        Arrays.fill(target, 1.0);
+        Prediction pred = opt.predict(front.getX(), target);
+        boolean same = pred.getMean().length == 2 * front.getCount() && pred.getFeasible().length == front.getCount();
+        for (int i = 0; same && i < front.getCount(); ++i)
+          for (int k = 0; k < 2; ++k)
+            same &= Math.abs(pred.getMean()[2 * i + k] - front.objectives(i)[k]) <= 1e-9 * (1 + Math.abs(front.objectives(i)[k]));
+        check(same, "predictions at the Pareto set are its values");
       }
 
       // Checkpoints: from C, to the other languages, and in memory.

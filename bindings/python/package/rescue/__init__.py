@@ -46,6 +46,7 @@ Budget = namedtuple("Budget", "spent pending total")
 ParetoSet = namedtuple("ParetoSet", "x y")
 Evaluation = namedtuple("Evaluation", "objectives constraints indicators")
 Parameter = namedtuple("Parameter", "name default kind lower upper description")
+Prediction = namedtuple("Prediction", "mean sd feasible")
 
 
 def _error(status, message):
@@ -399,6 +400,23 @@ class Optimizer:
         """ParetoSet(x, y): configurations (n x d) and objective values (n x M)."""
         p = self._h().pareto()
         return ParetoSet(_matrix(p.x, p.count, p.dimension), _matrix(p.y, p.count, p.numObjectives))
+
+    def predict(self, x, fidelity):
+        """Predictions of the model behind pareto() at configurations x (n x d, or one
+        configuration of d values) and fidelities (n values, or one for all): Prediction(mean, sd,
+        feasible) with mean and sd n x (M + Q) (objectives in their own sense, then constraint
+        metrics; sd of the noise-free outputs) and the n probabilities that every constraint holds."""
+        xs = _vec(x)
+        d = self.dimension
+        if d == 0 or len(xs) % d:
+            raise _error(_swig.RESCUE_ERR_SIZE_MISMATCH, "x needs a multiple of %d values, got %d" % (d, len(xs)))
+        n = len(xs) // d
+        s = (float(fidelity),) if isinstance(fidelity, (int, float)) else _vec(fidelity)
+        if len(s) == 1 and n > 1:
+            s = s * n
+        p = self._h().predict(xs, s)
+        width = self.num_objectives + self.num_constraints
+        return Prediction(_matrix(p.mean, n, width), _matrix(p.sd, n, width), _out(p.feasible))
 
     def add_observational(self, rows):
         """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""

@@ -287,6 +287,22 @@ rescue_pareto <- function(opt) {
   list(x = x, y = y)
 }
 
+#' Predictions of the model behind rescue_pareto at configurations `x` (a matrix or data frame,
+#' one row per point, or one configuration as a vector) and fidelities (one per row, or one for
+#' all): list(mean, sd, feasible), mean and sd matrices with a column per objective (in its own
+#' sense) then per constraint metric (sd of the noise-free outputs), feasible the probabilities
+#' that every constraint holds.
+rescue_predict <- function(opt, x, fidelity) {
+  info <- rescue_info(opt)
+  x <- if (is.null(dim(x))) matrix(as.numeric(x), nrow = 1) else as.matrix(x)
+  if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
+  p <- .rescue(Optimizer_predict(.handle(opt), as.numeric(t(x)), as.numeric(fidelity)))
+  cols <- c(info$objectives, info$constraints)
+  list(mean = matrix(Prediction_mean_get(p), nrow = nrow(x), byrow = TRUE, dimnames = list(NULL, cols)),
+       sd = matrix(Prediction_sd_get(p), nrow = nrow(x), byrow = TRUE, dimnames = list(NULL, cols)),
+       feasible = Prediction_feasible_get(p))
+}
+
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
 #' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
 rescue_add_observational <- function(opt, rows) {

@@ -165,3 +165,22 @@ test_that("utilities", {
   expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
   expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
 })
+
+test_that("the model predicts what it was told", {
+  opt <- rescue_optimizer(problem)
+  expect_error(rescue_predict(opt, c(0.5, 0.5), 1), class = "rescue_error")
+  run(opt, problem, 12)
+  obs <- rescue_observations(opt)
+  pred <- rescue_predict(opt, obs[, c("x1", "x2")], obs$fidelity)
+  expect_equal(dim(pred$mean), c(nrow(obs), 2))
+  expect_equal(colnames(pred$mean), rescue_info(opt)$objectives)
+  expect_true(all(pred$sd >= 0))
+  expect_equal(pred$feasible, rep(1, nrow(obs)))
+  y <- as.matrix(obs[, rescue_info(opt)$objectives])
+  scale <- apply(y, 2, max) - apply(y, 2, min)
+  expect_true(all(abs(pred$mean - y) <= 0.1 * matrix(scale, nrow(y), 2, byrow = TRUE)))
+  e <- tryCatch(rescue_predict(opt, c(1.5, 0.5), 1), rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["OUT_OF_RANGE"]])
+  close(opt)
+})
+

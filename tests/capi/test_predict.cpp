@@ -1,0 +1,189 @@
+// rescue_predict: the model's predictions at points of the caller's choice,
+// checked against the data it was fitted to, against the recommendation it
+// makes, against the normal closed form of the probability of feasibility,
+// and for leaving the optimization untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rescue.h"
+#include "test_helpers.hpp"
+
+namespace {
+
+constexpr int kD = 3, kM = 2, kQ = 1, kP = kM + kQ;
+
+// Small acquisition settings keep the model strategies fast; the logic is the same.
+rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
+  rescue_problem* p = rescue_test::small_problem(strategy, seed);
+  rescue_problem_set_param(p, "kg.pool", 16);
+  rescue_problem_set_param(p, "kg.fantasies", 2);
+  rescue_problem_set_param(p, "acq.starts", 8);
+  rescue_problem_set_param(p, "acq.refine", 1);
+  rescue_problem_set_param(p, "acq.refine_evals", 8);
+  rescue_problem_set_param(p, "acq.mc_samples", 16);
+  rescue_problem_set_param(p, "recommend.population", 12);
+  rescue_problem_set_param(p, "recommend.generations", 4);
+  rescue_problem_set_budget(p, 1e6);
+  rescue_problem_set_initial_budget(p, 0.05);  // the model strategies take over after a few points
+  return p;
+}
+
+// Runs n ask/tell steps with the stand-in simulator.
+void run(rescue_optimizer* opt, int n) {
+  for (int i = 0; i < n; ++i) {
+    double x[kD], s, y[kM], g[kQ], z[1];
+    int ticket = 0;
+    ASSERT_EQ(rescue_suggest(opt, x, kD, &s, &ticket), RESCUE_OK) << rescue_errmsg(opt);
+    rescue_test::simulate(x, s, y, g, z);
+    ASSERT_EQ(rescue_observe(opt, ticket, y, kM, g, kQ, z, 1), RESCUE_OK) << rescue_errmsg(opt);
+  }
+}
+
+double normal_cdf(double u) { return 0.5 * std::erfc(-u / std::sqrt(2.0)); }
+
+TEST(Predict, NeedsTwoObservations) {
+  rescue_problem* p = fast_problem("random");
+  rescue_optimizer* opt = nullptr;
+  ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+  const double x[kD] = {0.5, 2, 0.01}, s = 1.0;
+  double mean[kP];
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, mean, nullptr, kP, nullptr), RESCUE_ERR_INVALID_STATE);
+  EXPECT_NE(std::string(rescue_errmsg(opt)).find("two successful observations"), std::string::npos);
+  run(opt, 1);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, mean, nullptr, kP, nullptr), RESCUE_ERR_INVALID_STATE);
+  run(opt, 1);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, mean, nullptr, kP, nullptr), RESCUE_OK) << rescue_errmsg(opt);
+  rescue_destroy(opt);
+  rescue_problem_free(p);
+}
+
+// At the observed points the noise-free simulator's values come back (in each
+// objective's own sense: "speed" is maximized), with small uncertainty, and
+// the probability of feasibility is the normal closed form of the constraint's
+// mean and standard deviation.
+TEST(Predict, ReproducesTheObservationsAndTheFeasibilityClosedForm) {
+  for (const char* strategy : {"random", "hvkg", "rescue"}) {
+    SCOPED_TRACE(strategy);
+    rescue_problem* p = fast_problem(strategy);
+    rescue_optimizer* opt = nullptr;
+    ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+    run(opt, 14);
+    const int n = rescue_num_observations(opt);
+    std::vector<double> x(static_cast<size_t>(n) * kD), s(n), y(static_cast<size_t>(n) * kM), g(n);
+    for (int i = 0; i < n; ++i) {
+      int failed = 0;
+      ASSERT_EQ(rescue_get_observation(opt, i, &x[static_cast<size_t>(i) * kD], kD, &s[i],
+                                       &y[static_cast<size_t>(i) * kM], kM, &g[i], kQ, &failed),
+                RESCUE_OK);
+    }
+    std::vector<double> mean(static_cast<size_t>(n) * kP), sd(static_cast<size_t>(n) * kP), feasible(n);
+    ASSERT_EQ(rescue_predict(opt, x.data(), n, kD, s.data(), mean.data(), sd.data(), kP, feasible.data()), RESCUE_OK)
+        << rescue_errmsg(opt);
+    double range[kM] = {0, 0};
+    for (int k = 0; k < kM; ++k) {
+      double lo = HUGE_VAL, hi = -HUGE_VAL;
+      for (int i = 0; i < n; ++i) {
+        lo = std::min(lo, y[static_cast<size_t>(i) * kM + k]);
+        hi = std::max(hi, y[static_cast<size_t>(i) * kM + k]);
+      }
+      range[k] = hi - lo;
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int k = 0; k < kM; ++k) {
+        const double m = mean[static_cast<size_t>(i) * kP + k], obs = y[static_cast<size_t>(i) * kM + k];
+        EXPECT_NEAR(m, obs, 0.1 * range[k]) << "point " << i << ", objective " << k;
+        EXPECT_GE(sd[static_cast<size_t>(i) * kP + k], 0.0);
+      }
+      const double gm = mean[static_cast<size_t>(i) * kP + kM], gs = sd[static_cast<size_t>(i) * kP + kM];
+      EXPECT_NEAR(gm, g[i], 0.1) << "point " << i;
+      ASSERT_GT(gs, 0.0);
+      EXPECT_NEAR(feasible[i], normal_cdf((4.0 - gm) / gs), 1e-9) << "memory <= 4, point " << i;
+    }
+    // Far from the data the model is less sure than at it.
+    double sd_at_data = 0.0;
+    for (int i = 0; i < n; ++i) sd_at_data += sd[static_cast<size_t>(i) * kP] / n;
+    const double far_x[kD] = {0.999, 8, 1e-4}, far_s = 0.0;
+    double far_mean[kP], far_sd[kP];
+    ASSERT_EQ(rescue_predict(opt, far_x, 1, kD, &far_s, far_mean, far_sd, kP, nullptr), RESCUE_OK);
+    EXPECT_GT(far_sd[0], sd_at_data);
+    rescue_destroy(opt);
+    rescue_problem_free(p);
+  }
+}
+
+// The recommended set's objective values are the model's predictions at the
+// target fidelity, so predicting at the recommended configurations gives them back.
+TEST(Predict, AgreesWithTheRecommendation) {
+  rescue_problem* p = fast_problem("hvkg");
+  rescue_optimizer* opt = nullptr;
+  ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+  run(opt, 14);
+  int count = 0;
+  ASSERT_EQ(rescue_pareto(opt, nullptr, nullptr, 0, &count), RESCUE_OK);
+  ASSERT_GT(count, 0);
+  std::vector<double> x(static_cast<size_t>(count) * kD), y(static_cast<size_t>(count) * kM),
+      s(static_cast<size_t>(count), 1.0), mean(static_cast<size_t>(count) * kP);
+  ASSERT_EQ(rescue_pareto(opt, x.data(), y.data(), count, &count), RESCUE_OK);
+  ASSERT_EQ(rescue_predict(opt, x.data(), count, kD, s.data(), mean.data(), nullptr, kP, nullptr), RESCUE_OK);
+  for (int i = 0; i < count; ++i)
+    for (int k = 0; k < kM; ++k)
+      EXPECT_NEAR(mean[static_cast<size_t>(i) * kP + k], y[static_cast<size_t>(i) * kM + k],
+                  1e-9 * (1.0 + std::abs(y[static_cast<size_t>(i) * kM + k])))
+          << "point " << i << ", objective " << k;
+  rescue_destroy(opt);
+  rescue_problem_free(p);
+}
+
+// Predicting between suggestions changes nothing the optimizer does.
+TEST(Predict, LeavesTheSuggestionsUnchanged) {
+  rescue_problem* p = fast_problem("rescue", 9);
+  rescue_optimizer *a = nullptr, *b = nullptr;
+  ASSERT_EQ(rescue_create(p, &a), RESCUE_OK);
+  ASSERT_EQ(rescue_create(p, &b), RESCUE_OK);
+  const double px[2 * kD] = {0.2, 3, 0.001, 0.7, 6, 0.05}, ps[2] = {1.0, 0.3};
+  double mean[2 * kP];
+  for (int i = 0; i < 12; ++i) {
+    run(a, 1);
+    run(b, 1);
+    if (i >= 1) ASSERT_EQ(rescue_predict(b, px, 2, kD, ps, mean, nullptr, kP, nullptr), RESCUE_OK);
+  }
+  EXPECT_EQ(rescue_test::state(a), rescue_test::state(b));
+  rescue_destroy(a);
+  rescue_destroy(b);
+  rescue_problem_free(p);
+}
+
+TEST(Predict, BadInputIsRejectedAndChangesNothing) {
+  rescue_problem* p = fast_problem("random");
+  rescue_optimizer* opt = nullptr;
+  ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+  run(opt, 6);
+  const std::string before = rescue_test::state(opt);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double x[kD] = {0.5, 2, 0.01}, s = 1.0, bad_s = 1.5;
+  const double outside[kD] = {1.5, 2, 0.01}, not_finite[kD] = {nan, 2, 0.01};
+  double mean[kP], sd[kP], feasible = -1;
+  EXPECT_EQ(rescue_predict(nullptr, x, 1, kD, &s, mean, sd, kP, &feasible), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_predict(opt, nullptr, 1, kD, &s, mean, sd, kP, &feasible), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, nullptr, mean, sd, kP, &feasible), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, nullptr, sd, kP, &feasible), RESCUE_ERR_NULL_POINTER);
+  EXPECT_EQ(rescue_predict(opt, x, 0, kD, &s, mean, sd, kP, &feasible), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD - 1, &s, mean, sd, kP, &feasible), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, mean, sd, kM, &feasible), RESCUE_ERR_SIZE_MISMATCH);
+  EXPECT_EQ(rescue_predict(opt, outside, 1, kD, &s, mean, sd, kP, &feasible), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_predict(opt, not_finite, 1, kD, &s, mean, sd, kP, &feasible), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &bad_s, mean, sd, kP, &feasible), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_NE(std::string(rescue_errmsg(opt)).find("fidelity"), std::string::npos) << rescue_errmsg(opt);
+  EXPECT_EQ(rescue_test::state(opt), before);
+  // Optional outputs may be NULL.
+  EXPECT_EQ(rescue_predict(opt, x, 1, kD, &s, mean, nullptr, kP, nullptr), RESCUE_OK);
+  EXPECT_TRUE(std::isfinite(mean[0]) && std::isfinite(mean[1]) && std::isfinite(mean[2]));
+  rescue_destroy(opt);
+  rescue_problem_free(p);
+}
+
+}  // namespace
