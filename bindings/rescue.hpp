@@ -479,7 +479,7 @@ class Optimizer {
     return text;
   }
   /** Predictions of the model behind pareto() at the n points x (n x d, row-major) and fidelities s (n values). */
-  Prediction predict(const std::vector<double>& x, const std::vector<double>& s) const {
+  Prediction predict(const std::vector<double>& x, const std::vector<double>& s) {
     const int d = dimension(), p = numObjectives() + numConstraints(), n = detail::length(s);
     if (n < 1) throw Error(RESCUE_ERR_SIZE_MISMATCH, "at least one point is needed");
     if (x.size() != static_cast<size_t>(n) * static_cast<size_t>(d))

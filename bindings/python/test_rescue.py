@@ -250,6 +250,8 @@ def test_model_predictions(problem):
         y = np.array([list(o.objectives) for o in obs])
         scale = y.max(axis=0) - y.min(axis=0)
         assert np.all(np.abs(np.asarray(pred.mean) - y) <= 0.1 * scale)
+        listed = opt.predict([list(r) for r in x], list(s))
+        assert np.allclose(listed.mean, pred.mean)
         one = opt.predict(x[0], s[0])
         assert np.allclose(one.mean[0], pred.mean[0])
         with pytest.raises(rescue.RescueError) as err:

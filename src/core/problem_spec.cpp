@@ -207,6 +207,12 @@ void ProblemSpec::set_param(const std::string& key, double value) {
   params_[key] = value;
 }
 
+void ProblemSpec::restore_param(const std::string& key, double value) {
+  check_parameter_name(key);
+  require_finite(value, "parameter '" + key + "'");
+  params_[key] = value;
+}
+
 void ProblemSpec::add_edge_constraint(const EdgeSpec& edge, bool required) {
   if (edge.from.empty() || edge.to.empty()) fail(Status::InvalidArgument, "edge endpoints must be named");
   auto& list = required ? required_edges_ : forbidden_edges_;

@@ -96,6 +96,9 @@ class ProblemSpec {
   void set_budget(double budget);
   void set_initial_budget(double budget);
   void set_param(const std::string& key, double value);
+  /// As set_param, without the domain check: for checkpoints, whose values
+  /// earlier builds accepted and whose strategies read them as they did then.
+  void restore_param(const std::string& key, double value);
   /// Causal background knowledge, by variable name (checked against the
   /// structural rules by the causal layer before they are stored here).
   void set_user_dag(const std::vector<EdgeSpec>& edges) { user_dag_ = edges; has_user_dag_ = true; }

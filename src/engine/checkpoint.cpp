@@ -149,7 +149,7 @@ ProblemSpec problem_from_json(const json& j) {
   if (!ib.is_null()) p.set_initial_budget(finite(ib, "initial budget"));
   const json& params = field(j, "params");
   if (!params.is_object()) corrupt("params is not an object");
-  for (auto it = params.begin(); it != params.end(); ++it) p.set_param(it.key(), finite(it.value(), "parameter"));
+  for (auto it = params.begin(); it != params.end(); ++it) p.restore_param(it.key(), finite(it.value(), "parameter"));
   // Causal background knowledge (absent in checkpoints of older builds of format 1).
   auto edges = [](const json& a, const char* what) {
     if (!a.is_array()) corrupt(std::string(what) + " is not an array");

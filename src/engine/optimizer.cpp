@@ -122,6 +122,9 @@ PendingTicket Optimizer::suggest() {
     // that nothing is affordable (a callback cost depends on x) or before a user callback
     // fails; either way the refused call must leave the state as it was, so the strategy is
     // then restored from its state before the call, as a checkpoint would restore it.
+    // The cached prediction model may copy the strategy's model, which the
+    // call may refit or (restored below) replace.
+    predictor_.reset();
     const nlohmann::json saved = strategy_->save_state();
     const auto restore = [&] {
       if (strategy_->save_state() == saved) return;
@@ -284,6 +287,8 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
     for (int j = 0; j < d; ++j) row[static_cast<std::size_t>(j)] = x(i, j);
     spec_.check_config(row.data());
+    if (!std::isfinite(s[i]))
+      fail(Status::NonFinite, "fidelity of point " + std::to_string(i) + " is " + num(s[i]) + "; it must be finite");
     if (!spec_.fidelity().valid(s[i]))
       fail(Status::OutOfRange, "fidelity of point " + std::to_string(i) + " is not a valid fidelity of the problem");
     spec_.to_unit(row.data(), u.data());
@@ -312,7 +317,6 @@ void Optimizer::set_user_dag(const char* json) {
   }
   acq::validate_causal_knowledge(next);
   spec_ = next;
-  invalidate_models();
   notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
@@ -321,7 +325,6 @@ void Optimizer::constrain_edge(const std::string& from, const std::string& to, b
   next.add_edge_constraint({from, to}, required);
   acq::validate_causal_knowledge(next);
   spec_ = next;
-  invalidate_models();
   notify();  // the causal knowledge is part of the state (journaled like data)
 }
 
@@ -346,7 +349,6 @@ void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) 
       fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + num(row[d]) + " is not valid");
   }
   observational_.insert(observational_.end(), rows.begin(), rows.end());
-  invalidate_models();
   notify();
 }
 

@@ -112,18 +112,14 @@ class Optimizer {
   /// The fitted model for the current data (cached until it changes), as
   /// pareto() builds it; nullptr when none can be fitted yet.
   const acq::Surrogate* current_model();
-  /// Forgets the cached recommendation and model (the causal knowledge or the
-  /// observational data changed, so a rescue model would differ).
-  void invalidate_models() {
-    recommendation_.reset();
-    predictor_.reset();
-  }
 
   ProblemSpec spec_;
   std::unique_ptr<Strategy> strategy_;
   std::optional<ParetoSet> recommendation_;  // cached until the observations change
   std::size_t recommendation_count_ = 0;
-  std::optional<acq::Surrogate> predictor_;  // cached until the observations change
+  // Cached until the observations change or the strategy runs (it may refit or
+  // replace the model this copies, whose problem the copy points to).
+  std::optional<acq::Surrogate> predictor_;
   std::size_t predictor_count_ = 0;
   Rng rng_;
   std::vector<Observation> observations_;

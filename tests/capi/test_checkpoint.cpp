@@ -76,6 +76,28 @@ TEST(Checkpoint, SaveLoadContinueEqualsUninterruptedRun) {
   }
 }
 
+// A checkpoint keeps the parameter values it was written with, also those
+// outside the domains rescue_problem_set_param now enforces (earlier builds
+// accepted any finite value): it loads and continues as it would have.
+TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
+  rescue_problem* p = small_problem();
+  ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", 2), RESCUE_OK);
+  rescue_optimizer* a = create(p);
+  std::vector<double> trace;
+  step(a, 3, &trace);
+  std::string text = state(a);
+  const std::string from = "\"rescue.repair\": 2.0";
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+  text.replace(at, from.size(), "\"rescue.repair\": 7.0");
+  rescue_optimizer* b = load(text);
+  ASSERT_NE(b, nullptr);
+  step(b, 2, &trace);
+  EXPECT_NE(state(b).find("\"rescue.repair\": 7.0"), std::string::npos);
+  rescue_destroy(a);
+  rescue_destroy(b);
+}
+
 TEST(Checkpoint, DoublesRoundTripExactly) {
   rescue_optimizer* a = create(small_problem());
   const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 5e-324, 1.7976931348623157e308, 1.0 / 3.0, -2.5e-17};

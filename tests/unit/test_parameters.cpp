@@ -111,6 +111,7 @@ TEST(Parameters, ValuesOutsideTheDomainAreRefused) {
   for (double v : {-1e300, -1.0, 0.0, 1e300}) EXPECT_FALSE(refused("kg.zero_gain", v)) << v;
   try {
     check_parameter("rescue.repair", 7.0);
+    ADD_FAILURE() << "rescue.repair = 7 was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("0, 1 or 2"), std::string::npos) << e.what();
   }

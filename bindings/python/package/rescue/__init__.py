@@ -56,12 +56,18 @@ def _error(status, message):
 
 
 def _vec(values):
-    """A flat tuple of floats from a list, tuple or NumPy array."""
+    """A flat tuple of floats from a list, tuple or NumPy array (nested ones row by row)."""
     if values is None:
         return ()
     if _np is not None:
         return tuple(float(v) for v in _np.asarray(values, dtype=float).ravel())
-    return tuple(float(v) for v in values)
+    out = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            out.extend(_vec(v))
+        else:
+            out.append(float(v))
+    return tuple(out)
 
 
 def _out(values):

@@ -288,13 +288,20 @@ rescue_pareto <- function(opt) {
 }
 
 #' Predictions of the model behind rescue_pareto at configurations `x` (a matrix or data frame,
-#' one row per point, or one configuration as a vector) and fidelities (one per row, or one for
-#' all): list(mean, sd, feasible), mean and sd matrices with a column per objective (in its own
+#' one row per point, columns taken by name when they are named after the options; or one
+#' configuration as a vector) and fidelities (one per row, or one for all): list(mean, sd, feasible), mean and sd matrices with a column per objective (in its own
 #' sense) then per constraint metric (sd of the noise-free outputs), feasible the probabilities
 #' that every constraint holds.
 rescue_predict <- function(opt, x, fidelity) {
   info <- rescue_info(opt)
-  x <- if (is.null(dim(x))) matrix(as.numeric(x), nrow = 1) else as.matrix(x)
+  d <- length(info$options)
+  if (is.null(dim(x))) {
+    x <- matrix(as.numeric(x), ncol = d, byrow = TRUE)  # one configuration, or (d = 1) one value per point
+  } else {
+    x <- as.matrix(x)
+    # Columns named after the options are taken by name, whatever their order.
+    if (!is.null(colnames(x)) && all(info$options %in% colnames(x))) x <- x[, info$options, drop = FALSE]
+  }
   if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
   p <- .rescue(Optimizer_predict(.handle(opt), as.numeric(t(x)), as.numeric(fidelity)))
   cols <- c(info$objectives, info$constraints)
