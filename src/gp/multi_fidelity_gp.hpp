@@ -58,8 +58,9 @@ struct GpOptions {
   bool learn_hook_weight = false;  // w (only with a kernel hook)
   HookCoupling hook_coupling = HookCoupling::Coregionalized;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
-  /// L-BFGS starts of the first fit, and of each refit after the data have
-  /// crossed a power of two (which adds the previous optimum as a start).
+  /// L-BFGS starts of the first fit, and of a refit of a model fitted on
+  /// fewer than 16 rows once the data cross a power of two (which adds the
+  /// previous optimum as a start; see gp_fit.cpp).
   int cold_starts = 4;
   int warm_starts = 1;             // starts of other refits (the first is the previous optimum)
   int max_evaluations = 150;       // per start

@@ -131,9 +131,9 @@ TEST(GpLearning, WarmStartRefitIsCheapAndNoWorse) {
 
 // A model first fitted on three rows (too few to tell signal from noise) and
 // refitted as the data grow one row at a time, as a strategy's model is, must
-// end where a fresh fit on all the data ends: the refits after the data cross
-// a power of two search afresh, so a poor early mode is not kept for the run.
-// Checked against the fresh fit's held-out error.
+// end where a fresh fit on all the data ends: the refits at 4, 8 and 16 rows
+// search afresh, so a poor early mode is not kept for the run. Checked
+// against the fresh fit's held-out error.
 TEST(GpLearning, RefitsAsTheDataGrowDoNotKeepAPoorEarlyMode) {
   for (std::uint64_t seed : {3u, 11u, 29u}) {
     Rng rng(seed);
