@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const char* checkpoint = argc > 1 ? argv[1] : "own_simulator.ckpt";
   rescue_problem* p = NULL;
   rescue_optimizer* opt = NULL;
-  double x[3], s, y[2], g[1], z[1], spent, *px, *py;
+  double x[3], s, y[2], g[1], z[1], spent, *px, *py, *ps, *mean, *sd, *feasible;
   int ticket, count, i;
 
   check(rescue_problem_new(&p), rescue_last_error());
@@ -75,13 +75,27 @@ int main(int argc, char** argv) {
   px = (double*)malloc(sizeof(double) * 3 * (count + 1));
   py = (double*)malloc(sizeof(double) * 2 * (count + 1));
   check(rescue_pareto(opt, px, py, count, &count), rescue_errmsg(opt));
+  /* How sure the model is about each recommendation: standard deviations and the probability
+   * that the memory constraint holds, at the target fidelity. */
+  ps = (double*)malloc(sizeof(double) * (count + 1));
+  mean = (double*)malloc(sizeof(double) * 3 * (count + 1));
+  sd = (double*)malloc(sizeof(double) * 3 * (count + 1));
+  feasible = (double*)malloc(sizeof(double) * (count + 1));
+  for (i = 0; i < count; ++i) ps[i] = 1.0;
+  if (count > 0) check(rescue_predict(opt, px, count, 3, ps, mean, sd, 3, feasible), rescue_errmsg(opt));
   printf("%d evaluations, cost %.1f; %d Pareto-optimal configurations at the target fidelity:\n",
          rescue_num_observations(opt), spent, count);
-  printf("%14s %11s %8s | %8s %11s\n", "learning_rate", "batch_size", "dropout", "error", "throughput");
+  printf("%14s %11s %8s | %17s %19s %9s\n", "learning_rate", "batch_size", "dropout", "error", "throughput",
+         "P(memory)");
   for (i = 0; i < count; ++i)
-    printf("%14.3g %11.0f %8.3f | %8.4f %11.2f\n", px[3 * i], px[3 * i + 1], px[3 * i + 2], py[2 * i], py[2 * i + 1]);
+    printf("%14.3g %11.0f %8.3f | %8.4f +- %5.4f %11.2f +- %4.2f %9.3f\n", px[3 * i], px[3 * i + 1], px[3 * i + 2],
+           py[2 * i], sd[3 * i], py[2 * i + 1], sd[3 * i + 1], feasible[i]);
   free(px);
   free(py);
+  free(ps);
+  free(mean);
+  free(sd);
+  free(feasible);
   rescue_destroy(opt);
   remove(checkpoint);
   return 0;
