@@ -53,6 +53,43 @@ std::string need_name(const char* name, const char* what) {
   return std::string(name);
 }
 
+// The query of rescue_predict and rescue_causal_estimates: n x d
+// configurations (point-major) within bounds and n valid fidelities, answered
+// with p = M + Q outputs per point into `mean` (checked here).
+struct QueryPoints {
+  Eigen::MatrixXd X;
+  Eigen::VectorXd S;
+};
+QueryPoints read_points(const rescue::ProblemSpec& spec, const double* x, int n, int d, const double* s,
+                        const double* mean, int p) {
+  if (n < 1) rescue::fail(Status::SizeMismatch, "at least one point is needed");
+  if (d != spec.dim()) rescue::fail(Status::SizeMismatch, "d must equal the number of options");
+  if (p != spec.num_objectives() + spec.num_constraints())
+    rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+  need(x, "configurations");
+  need(s, "fidelities");
+  need(mean, "mean buffer");
+  QueryPoints q{Eigen::MatrixXd(n, d), Eigen::VectorXd(n)};
+  for (int i = 0; i < n; ++i) {
+    spec.check_config(x + static_cast<size_t>(i) * d);
+    if (!std::isfinite(s[i])) rescue::fail(Status::NonFinite, "fidelity " + std::to_string(i) + " is not finite");
+    if (!spec.fidelity().valid(s[i])) rescue::fail(Status::OutOfRange, "fidelity " + std::to_string(i) + " is not valid");
+    for (int j = 0; j < d; ++j) q.X(i, j) = x[static_cast<size_t>(i) * d + j];
+    q.S[i] = s[i];
+  }
+  return q;
+}
+
+// Writes the n x p means, and the standard deviations unless sd is NULL, point-major.
+void write_outputs(const Eigen::MatrixXd& m, const Eigen::MatrixXd& v, double* mean, double* sd) {
+  const Eigen::Index p = m.cols();
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index k = 0; k < p; ++k) {
+      mean[static_cast<size_t>(i * p + k)] = m(i, k);
+      if (sd) sd[static_cast<size_t>(i * p + k)] = v(i, k);
+    }
+}
+
 // Copies n values from a caller array after checking the pointer and count.
 std::vector<double> copy_in(const double* p, int n, int expected, const char* what) {
   if (n != expected)
@@ -612,30 +649,12 @@ rescue_status rescue_pareto(rescue_optimizer* opt, double* x, double* y, int cap
 rescue_status rescue_predict(rescue_optimizer* opt, const double* x, int n, int d, const double* s, double* mean,
                              double* sd, int p, double* feasible) {
   RESCUE_OPT_CALL(opt, {
-    const auto& spec = opt->engine->spec();
-    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one point is needed");
-    if (d != spec.dim()) rescue::fail(Status::SizeMismatch, "d must equal the number of options");
-    if (p != spec.num_objectives() + spec.num_constraints())
-      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
-    need(x, "configurations");
-    need(s, "fidelities");
-    need(mean, "mean buffer");
-    Eigen::MatrixXd X(n, d);
-    Eigen::VectorXd S(n);
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < d; ++j) X(i, j) = x[static_cast<size_t>(i) * d + j];
-      S[i] = s[i];
-    }
+    const QueryPoints q = read_points(opt->engine->spec(), x, n, d, s, mean, p);
     Eigen::MatrixXd m, v;
     Eigen::VectorXd f;
-    opt->engine->predict(X, S, &m, &v, &f);
-    for (int i = 0; i < n; ++i) {
-      for (int k = 0; k < p; ++k) {
-        mean[static_cast<size_t>(i) * p + k] = m(i, k);
-        if (sd) sd[static_cast<size_t>(i) * p + k] = v(i, k);
-      }
-      if (feasible) feasible[i] = f[i];
-    }
+    opt->engine->predict(q.X, q.S, &m, &v, &f);
+    write_outputs(m, v, mean, sd);
+    if (feasible) std::copy(f.data(), f.data() + n, feasible);
   });
 }
 
@@ -694,29 +713,10 @@ rescue_status rescue_causal_graph(rescue_optimizer* opt, int format, int as_disc
 rescue_status rescue_causal_estimates(rescue_optimizer* opt, const double* x, int n, int d, const double* s,
                                       double* mean, double* sd, int p) {
   RESCUE_OPT_CALL(opt, {
-    const auto& spec = opt->engine->spec();
-    if (n < 1) rescue::fail(Status::SizeMismatch, "at least one point is needed");
-    if (d != spec.dim()) rescue::fail(Status::SizeMismatch, "d must equal the number of options");
-    if (p != spec.num_objectives() + spec.num_constraints())
-      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
-    need(x, "configurations");
-    need(s, "fidelities");
-    need(mean, "mean buffer");
-    Eigen::MatrixXd X(n, d);
-    Eigen::VectorXd S(n);
-    for (int i = 0; i < n; ++i) {
-      spec.check_config(x + static_cast<size_t>(i) * d);
-      if (!spec.fidelity().valid(s[i])) rescue::fail(Status::OutOfRange, "fidelity " + std::to_string(i) + " is not valid");
-      for (int j = 0; j < d; ++j) X(i, j) = x[static_cast<size_t>(i) * d + j];
-      S[i] = s[i];
-    }
+    const QueryPoints q = read_points(opt->engine->spec(), x, n, d, s, mean, p);
     Eigen::MatrixXd m, v;
-    causal_or_fail(opt).estimate(X, S, &m, &v);
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < p; ++k) {
-        mean[static_cast<size_t>(i) * p + k] = m(i, k);
-        if (sd) sd[static_cast<size_t>(i) * p + k] = v(i, k);
-      }
+    causal_or_fail(opt).estimate(q.X, q.S, &m, &v);
+    write_outputs(m, v, mean, sd);
   });
 }
 
