@@ -249,15 +249,13 @@ ParetoSet Optimizer::pareto() {
   Rng rng(spec_.seed() ^ (0xD1B54A32D192ED03ULL * (observations_.size() + 1)));
   std::optional<ParetoSet> rec = strategy_->recommend(view(budget_left()), rng);
   if (!rec) {
-    const acq::Surrogate* own = strategy_->model();
-    acq::Surrogate model = own ? *own : acq::Surrogate(spec_);
-    bool ready = false;
+    const acq::Surrogate* model = nullptr;
     try {
-      ready = model.refresh(observations_, spec_.seed());
+      model = current_model();
     } catch (const Error& e) {
       if (e.status() != Status::Numerical) throw;  // an unfittable model falls back to observations
     }
-    if (ready) rec = acq::recommend_from_model(spec_, model, observations_, rng, acq::RecommenderOptions::from(spec_));
+    if (model) rec = acq::recommend_from_model(spec_, *model, observations_, rng, acq::RecommenderOptions::from(spec_));
   }
   if (!rec) rec = acq::pareto_of_observations(spec_, observations_);
   recommendation_ = rec;
@@ -267,8 +265,8 @@ ParetoSet Optimizer::pareto() {
 
 const acq::Surrogate* Optimizer::current_model() {
   if (predictor_ && predictor_count_ == observations_.size()) return &*predictor_;
-  // As pareto(): the strategy's own model (refit on a copy when stale, so the
-  // suggestion stream is untouched), or a fresh GP for model-free strategies.
+  // The strategy's own model (refit on a copy when stale, so the suggestion
+  // stream is untouched), or a fresh GP for model-free strategies.
   const acq::Surrogate* own = strategy_->model();
   acq::Surrogate model = own ? *own : acq::Surrogate(spec_);
   if (!model.refresh(observations_, spec_.seed())) return nullptr;

@@ -109,8 +109,8 @@ class Optimizer {
                                const std::vector<double>& y, const std::vector<double>& g,
                                const std::vector<double>& z) const;
   double budget_left() const;
-  /// The fitted model for the current data (cached until it changes), as
-  /// pareto() builds it; nullptr when none can be fitted yet.
+  /// The fitted model for the current data that pareto() and predict() use
+  /// (cached); nullptr when none can be fitted yet.
   const acq::Surrogate* current_model();
 
   ProblemSpec spec_;
