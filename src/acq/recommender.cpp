@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include "moo/hv_greedy.hpp"
 #include "moo/nsga2.hpp"
 #include "moo/pareto.hpp"
@@ -14,6 +16,7 @@ RecommenderOptions RecommenderOptions::from(const ProblemSpec& spec) {
   o.population = std::max(4, static_cast<int>(spec.param("recommend.population", o.population)));
   o.generations = std::max(0, static_cast<int>(spec.param("recommend.generations", o.generations)));
   o.max_points = std::max(1, static_cast<int>(spec.param("recommend.points", o.max_points)));
+  o.feasibility = spec.param("recommend.feasibility", o.feasibility);
   return o;
 }
 
@@ -33,14 +36,25 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   // evaluated where a configuration could really be.
   std::vector<double> snapped(d), unit(d);
   Eigen::MatrixXd z(1, d + 1);
+  // A constraint holds with probability at least p where its mean, moved by
+  // the normal quantile z_p standard deviations towards the threshold's wrong
+  // side, still satisfies it. At p = 0.5 (z_p = 0) that is the mean itself,
+  // and the variance is not computed.
+  const int Q = spec.num_constraints();
+  const double z_p = Q > 0 && options.feasibility != 0.5 ? Eigen::numext::ndtri(options.feasibility) : 0.0;
   problem.evaluate = [&](const double* u, double* f, double* violation) {
     spec.from_unit(u, snapped.data());
     spec.to_unit(snapped.data(), unit.data());
     for (int j = 0; j < d; ++j) z(0, j) = unit[j];
     z(0, d) = s_unit;
-    Eigen::MatrixXd mean;
-    model.predict(z, &mean, nullptr);
+    Eigen::MatrixXd mean, var;
+    model.predict(z, &mean, z_p != 0.0 ? &var : nullptr);
     for (int m = 0; m < M; ++m) f[m] = mean(0, m);
+    if (z_p != 0.0)
+      for (int q = 0; q < Q; ++q) {
+        const double shift = z_p * std::sqrt(std::max(var(0, M + q), 0.0));
+        mean(0, M + q) += spec.constraints()[q].sense == ConstraintSense::LessEqual ? shift : -shift;
+      }
     *violation = model.mean_violation(mean.row(0));
   };
 

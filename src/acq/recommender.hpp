@@ -17,9 +17,12 @@ struct RecommenderOptions {
   int population = 100;
   int generations = 60;
   int max_points = 100;  // the recommended set is thinned to this many by greedy hypervolume
+  /// Probability with which the model must expect each constraint of a
+  /// recommended configuration to hold; at 0.5 its posterior mean satisfies it.
+  double feasibility = 0.5;
 
-  /// From the problem's parameters recommend.population, recommend.generations
-  /// and recommend.points. A larger set covers a continuous front more closely
+  /// From the problem's parameters recommend.population, recommend.generations,
+  /// recommend.points and recommend.feasibility. A larger set covers a continuous front more closely
   /// (its hypervolume approaches the front's), at a proportional cost.
   static RecommenderOptions from(const ProblemSpec& spec);
 };

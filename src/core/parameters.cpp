@@ -37,6 +37,10 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},
+      {"recommend.feasibility", "0.5", kOpen, 0, 1,
+       "recommender (rescue_pareto): probability with which the model must expect each constraint of a recommended "
+       "configuration to hold; at 0.5 its posterior mean satisfies it, higher keeps away from the constraints' "
+       "uncertain edges"},
       {"recommend.generations", "60", kInteger, 0, kMaxCount, "recommender (rescue_pareto): NSGA-II generations"},
       {"recommend.points", "100", kInteger, 1, kMaxCount, "recommender: most configurations returned (thinned by greedy hypervolume)"},
       {"recommend.population", "100", kInteger, 4, kMaxCount, "recommender: NSGA-II population"},

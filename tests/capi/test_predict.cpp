@@ -140,6 +140,43 @@ TEST(Predict, AgreesWithTheRecommendation) {
   rescue_problem_free(p);
 }
 
+// recommend.feasibility p: every recommended configuration's constraint holds
+// with probability at least p by rescue_predict's closed form (one constraint
+// here, so that is the joint probability); at 0.5 its predicted mean satisfies
+// it. The same data give every p the same model, and a higher p leaves out
+// configurations the default recommends (else this test could not fail).
+TEST(Predict, TheRecommendationHoldsTheRequiredFeasibility) {
+  double lowest_at_default = 1.0;
+  for (double required : {0.5, 0.9, 0.99}) {
+    SCOPED_TRACE(required);
+    rescue_problem* p = fast_problem("random", 11);
+    ASSERT_EQ(rescue_problem_set_param(p, "recommend.feasibility", required), RESCUE_OK);
+    rescue_problem_set_param(p, "recommend.generations", 20);
+    rescue_optimizer* opt = nullptr;
+    ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
+    run(opt, 25);
+    int count = 0;
+    ASSERT_EQ(rescue_pareto(opt, nullptr, nullptr, 0, &count), RESCUE_OK);
+    ASSERT_GT(count, 0);
+    std::vector<double> x(static_cast<size_t>(count) * kD), y(static_cast<size_t>(count) * kM),
+        s(static_cast<size_t>(count), 1.0), mean(static_cast<size_t>(count) * kP), sd(mean.size()),
+        feasible(static_cast<size_t>(count));
+    ASSERT_EQ(rescue_pareto(opt, x.data(), y.data(), count, &count), RESCUE_OK);
+    ASSERT_EQ(rescue_predict(opt, x.data(), count, kD, s.data(), mean.data(), sd.data(), kP, feasible.data()),
+              RESCUE_OK);
+    for (int i = 0; i < count; ++i) {
+      EXPECT_GE(feasible[static_cast<size_t>(i)], required - 1e-9) << "point " << i;
+      if (required == 0.5) {
+        EXPECT_LE(mean[static_cast<size_t>(i) * kP + kM], 4.0) << "point " << i;
+        lowest_at_default = std::min(lowest_at_default, feasible[static_cast<size_t>(i)]);
+      }
+    }
+    rescue_destroy(opt);
+    rescue_problem_free(p);
+  }
+  EXPECT_LT(lowest_at_default, 0.9) << "the default recommendation is already far from the constraint";
+}
+
 // Predicting between suggestions changes nothing the optimizer does.
 TEST(Predict, LeavesTheSuggestionsUnchanged) {
   rescue_problem* p = fast_problem("rescue", 9);

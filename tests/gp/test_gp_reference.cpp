@@ -250,7 +250,9 @@ TEST_P(GpReference, AntitheticFantasiesAverageToThePosteriorMean) {
     ASSERT_EQ(E.rows(), K);
     ASSERT_EQ(E.cols(), c.P);
     for (int k = 0; k < K / 2; ++k) EXPECT_EQ(E.row(k), (-E.row(K / 2 + k)).eval()) << "K " << K << " pair " << k;
-    if (K % 2 == 1) EXPECT_GT(E.row(K - 1).norm(), 0.0);
+    if (K % 2 == 1) {
+      EXPECT_GT(E.row(K - 1).norm(), 0.0);
+    }
     const Eigen::VectorXd cand = testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose();
     const auto fm = gp->fantasy_means(prepared, cand, E);
     const int even = K - K % 2;
