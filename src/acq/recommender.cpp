@@ -17,6 +17,11 @@ RecommenderOptions RecommenderOptions::from(const ProblemSpec& spec) {
   o.generations = std::max(0, static_cast<int>(spec.param("recommend.generations", o.generations)));
   o.max_points = std::max(1, static_cast<int>(spec.param("recommend.points", o.max_points)));
   o.feasibility = spec.param("recommend.feasibility", o.feasibility);
+  // Checked here too: checkpoints restore parameters without their domain
+  // check, and a quantile of +-inf would turn every violation into NaN, which
+  // counts as feasible.
+  if (!(o.feasibility > 0.0 && o.feasibility < 1.0))
+    fail(Status::OutOfRange, "recommend.feasibility must lie in (0, 1)");
   return o;
 }
 

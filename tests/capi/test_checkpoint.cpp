@@ -98,6 +98,34 @@ TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_destroy(b);
 }
 
+// recommend.feasibility came after those builds, so a value outside (0, 1)
+// can only come from an edited checkpoint; it loads (parameters load as
+// written), but the recommendation refuses it with a message instead of
+// quietly treating every configuration as feasible, and the observations stay.
+TEST(Checkpoint, AnEditedRecommendationFeasibilityIsRefusedByThePareto) {
+  for (const char* bad : {"1.0", "0.0", "-3.0"}) {
+    SCOPED_TRACE(bad);
+    rescue_problem* p = small_problem();
+    ASSERT_EQ(rescue_problem_set_param(p, "recommend.feasibility", 0.75), RESCUE_OK);
+    rescue_optimizer* a = create(p);
+    std::vector<double> trace;
+    step(a, 6, &trace);
+    std::string text = state(a);
+    const std::string from = "\"recommend.feasibility\": 0.75";
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+    text.replace(at, from.size(), std::string("\"recommend.feasibility\": ") + bad);
+    rescue_optimizer* b = load(text);
+    ASSERT_NE(b, nullptr);
+    int count = -1;
+    EXPECT_EQ(rescue_pareto(b, nullptr, nullptr, 0, &count), RESCUE_ERR_OUT_OF_RANGE);
+    EXPECT_NE(std::string(rescue_errmsg(b)).find("recommend.feasibility"), std::string::npos) << rescue_errmsg(b);
+    EXPECT_EQ(rescue_num_observations(b), 6);
+    rescue_destroy(a);
+    rescue_destroy(b);
+  }
+}
+
 TEST(Checkpoint, DoublesRoundTripExactly) {
   rescue_optimizer* a = create(small_problem());
   const double tricky[] = {0.1 + 0.2, 1e-300, -0.0, 5e-324, 1.7976931348623157e308, 1.0 / 3.0, -2.5e-17};
