@@ -31,6 +31,15 @@ rescue_optimizer* load(const std::string& text, rescue_status expected = RESCUE_
   return opt;
 }
 
+// A checkpoint's text with one piece replaced, as an edit by hand would (a
+// failure when the piece is not there).
+std::string edited(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from << " not in " << text.substr(0, 400);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
 // Runs n steps of the loop, leaving `pending` suggestions outstanding at the end.
 void step(rescue_optimizer* opt, int n, std::vector<double>* trace) {
   for (int i = 0; i < n; ++i) {
@@ -85,12 +94,7 @@ TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_optimizer* a = create(p);
   std::vector<double> trace;
   step(a, 3, &trace);
-  std::string text = state(a);
-  const std::string from = "\"rescue.repair\": 2.0";
-  const size_t at = text.find(from);
-  ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
-  text.replace(at, from.size(), "\"rescue.repair\": 7.0");
-  rescue_optimizer* b = load(text);
+  rescue_optimizer* b = load(edited(state(a), "\"rescue.repair\": 2.0", "\"rescue.repair\": 7.0"));
   ASSERT_NE(b, nullptr);
   step(b, 2, &trace);
   EXPECT_NE(state(b).find("\"rescue.repair\": 7.0"), std::string::npos);
@@ -110,12 +114,8 @@ TEST(Checkpoint, AnEditedRecommendationFeasibilityIsRefusedByThePareto) {
     rescue_optimizer* a = create(p);
     std::vector<double> trace;
     step(a, 6, &trace);
-    std::string text = state(a);
-    const std::string from = "\"recommend.feasibility\": 0.75";
-    const size_t at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
-    text.replace(at, from.size(), std::string("\"recommend.feasibility\": ") + bad);
-    rescue_optimizer* b = load(text);
+    rescue_optimizer* b =
+        load(edited(state(a), "\"recommend.feasibility\": 0.75", std::string("\"recommend.feasibility\": ") + bad));
     ASSERT_NE(b, nullptr);
     int count = -1;
     EXPECT_EQ(rescue_pareto(b, nullptr, nullptr, 0, &count), RESCUE_ERR_OUT_OF_RANGE);

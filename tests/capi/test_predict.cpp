@@ -145,18 +145,8 @@ TEST(Predict, AgreesWithTheRecommendation) {
 // >= 0.2 with quality = a: the front (loss is least at a = 0.3, speed greatest
 // at a = 0) presses against it.
 rescue_problem* two_constraint_problem(double required) {
-  rescue_problem* p = nullptr;
-  rescue_problem_new(&p);
-  rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS);
-  rescue_problem_add_option(p, "n", 1.0, 8.0, RESCUE_INTEGER);
-  rescue_problem_add_option(p, "lr", 1e-4, 1e-1, RESCUE_LOG_SCALE);
-  rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.0);
-  rescue_problem_add_objective(p, "loss", RESCUE_MINIMIZE);
-  rescue_problem_add_objective(p, "speed", RESCUE_MAXIMIZE);
-  rescue_problem_add_constraint(p, "memory", 4.0, RESCUE_LEQ);
+  rescue_problem* p = rescue_test::small_problem("random", 11);
   rescue_problem_add_constraint(p, "quality", 0.2, RESCUE_GEQ);
-  rescue_problem_set_strategy(p, "random");
-  rescue_problem_set_seed(p, 11);
   rescue_problem_set_param(p, "recommend.population", 24);
   rescue_problem_set_param(p, "recommend.generations", 30);
   rescue_problem_set_param(p, "recommend.feasibility", required);
@@ -183,7 +173,7 @@ TEST(Predict, TheRecommendationHoldsTheRequiredFeasibility) {
       ASSERT_EQ(rescue_suggest(opt, x, kD, &s, &ticket), RESCUE_OK) << rescue_errmsg(opt);
       rescue_test::simulate(x, s, y, g, z);
       g[1] = x[0];
-      ASSERT_EQ(rescue_observe(opt, ticket, y, kM, g, Q, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+      ASSERT_EQ(rescue_observe(opt, ticket, y, kM, g, Q, z, 1), RESCUE_OK) << rescue_errmsg(opt);
     }
     int count = 0;
     ASSERT_EQ(rescue_pareto(opt, nullptr, nullptr, 0, &count), RESCUE_OK);
