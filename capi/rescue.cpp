@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <new>
@@ -804,6 +805,9 @@ rescue_status rescue_load_file(const char* path, rescue_optimizer** out) {
     need(path, "path");
     std::ifstream in(path, std::ios::binary);
     if (!in) rescue::fail(Status::Io, std::string("cannot open '") + path + "'");
+    // A directory opens as a stream on Linux and then reads as nothing.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) rescue::fail(Status::Io, std::string("'") + path + "' is a directory");
     std::ostringstream ss;
     ss << in.rdbuf();
     if (in.bad()) rescue::fail(Status::Io, std::string("cannot read '") + path + "'");
@@ -834,6 +838,10 @@ rescue_status rescue_pareto_filter(const double* points, int n, int m, const dou
     if (n == 0) return;
     need(points, "points");
     need(keep, "index buffer");
+    if (violation)
+      for (int i = 0; i < n; ++i)
+        if (violation[i] < 0.0)  // NaN is left to the filter, which reports it as NON_FINITE
+          rescue::fail(Status::OutOfRange, "violation[" + std::to_string(i) + "] is negative; violations are >= 0");
     const auto idx = rescue::moo::nondominated_indices(points, static_cast<size_t>(n), static_cast<size_t>(m), violation);
     for (size_t i = 0; i < idx.size(); ++i) keep[i] = static_cast<int>(idx[i]);
     *count = static_cast<int>(idx.size());

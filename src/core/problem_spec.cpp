@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/parameters.hpp"
+#include "util/utf8.hpp"
 
 namespace rescue {
 namespace {
@@ -53,6 +54,7 @@ void ProblemSpec::check_new_name(const std::string& name, const char* what) cons
   if (name.empty()) fail(Status::InvalidArgument, std::string(what) + " name must not be empty");
   if (name.find_first_of("\n\r\t") != std::string::npos)
     fail(Status::InvalidArgument, std::string(what) + " name must not contain control characters");
+  if (!is_valid_utf8(name)) fail(Status::InvalidArgument, std::string(what) + " name must be valid UTF-8");
   auto clash = [&](const std::string& other) { return other == name; };
   bool dup = std::any_of(options_.begin(), options_.end(), [&](const OptionSpec& o) { return clash(o.name); }) ||
              std::any_of(objectives_.begin(), objectives_.end(), [&](const ObjectiveSpec& o) { return clash(o.name); }) ||
@@ -68,6 +70,9 @@ void ProblemSpec::add_option(const std::string& name, double lower, double upper
   if (!(lower < upper))
     fail(Status::InvalidArgument, "option '" + name + "': lower bound " + fmt(lower) +
                                       " must be below upper bound " + fmt(upper));
+  // Configurations are scaled by the width; beyond DBL_MAX it is infinite.
+  if (!std::isfinite(upper - lower))
+    fail(Status::OutOfRange, "option '" + name + "': the width upper - lower of its bounds must be finite");
   switch (kind) {
     case OptionKind::Continuous: break;
     case OptionKind::Integer:
@@ -91,6 +96,7 @@ void ProblemSpec::set_fidelity_range(double lower, double upper, double target) 
   require_finite(upper, "fidelity upper bound");
   require_finite(target, "target fidelity");
   if (!(lower < upper)) fail(Status::InvalidArgument, "fidelity range needs lower < upper");
+  if (!std::isfinite(upper - lower)) fail(Status::OutOfRange, "the fidelity range's width upper - lower must be finite");
   if (target < lower || target > upper)
     fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is outside [" + fmt(lower) + ", " + fmt(upper) + "]");
   if (cost_.kind == CostKind::PerLevel)
@@ -106,6 +112,8 @@ void ProblemSpec::set_fidelity_levels(const std::vector<double>& levels, double 
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     fail(Status::InvalidArgument, "fidelity levels must be distinct");
+  if (!std::isfinite(sorted.back() - sorted.front()))
+    fail(Status::OutOfRange, "the fidelity levels must span a finite width (highest - lowest)");
   if (std::find(sorted.begin(), sorted.end(), target) == sorted.end())
     fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is not one of the levels");
   if (cost_.kind == CostKind::PerLevel && cost_.level_costs.size() != sorted.size())
@@ -115,6 +123,11 @@ void ProblemSpec::set_fidelity_levels(const std::vector<double>& levels, double 
 
 void ProblemSpec::set_cost_exponential(double rate) {
   require_finite(rate, "cost rate");
+  // exp(rate * u) for u in [0, 1] must stay a finite positive number, as must
+  // the costs saved in checkpoints.
+  if (std::abs(rate) > kMaxCostRate)
+    fail(Status::OutOfRange, "cost rate " + fmt(rate) + " is outside [-" + fmt(kMaxCostRate) + ", " + fmt(kMaxCostRate) +
+                                 "]: exp(rate) would overflow or vanish");
   cost_ = CostModel{};
   cost_.rate = rate;
 }
@@ -210,11 +223,19 @@ void ProblemSpec::set_param(const std::string& key, double value) {
 void ProblemSpec::restore_param(const std::string& key, double value) {
   check_parameter_name(key);
   require_finite(value, "parameter '" + key + "'");
+  // Counts (integer parameters other than switches and choices) size loops
+  // and allocations: outside their domain they overflow an int or exhaust
+  // memory, in earlier builds as in this one, so no checkpoint holds one
+  // legitimately. Other values load as written (see the header).
+  const ParameterInfo& info = *find_parameter(key);
+  if (info.kind == ParameterKind::Integer && info.hi - info.lo > 2.0) check_parameter(key, value);
   params_[key] = value;
 }
 
 void ProblemSpec::add_edge_constraint(const EdgeSpec& edge, bool required) {
   if (edge.from.empty() || edge.to.empty()) fail(Status::InvalidArgument, "edge endpoints must be named");
+  if (!is_valid_utf8(edge.from) || !is_valid_utf8(edge.to))
+    fail(Status::InvalidArgument, "edge endpoint names must be valid UTF-8");
   auto& list = required ? required_edges_ : forbidden_edges_;
   if (std::find(list.begin(), list.end(), edge) == list.end()) list.push_back(edge);
 }

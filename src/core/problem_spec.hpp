@@ -95,9 +95,12 @@ class ProblemSpec {
   void set_strategy(const std::string& name);
   void set_budget(double budget);
   void set_initial_budget(double budget);
+  /// Largest |rate| of the exponential cost model: exp(700) is about 1e304.
+  static constexpr double kMaxCostRate = 700.0;
   void set_param(const std::string& key, double value);
-  /// As set_param, without the domain check: for checkpoints, whose values
-  /// earlier builds accepted and whose strategies read them as they did then.
+  /// As set_param, with the domain check for counts only: for checkpoints,
+  /// whose other values earlier builds accepted and whose strategies read
+  /// them as they did then. A count outside its domain fails OutOfRange.
   void restore_param(const std::string& key, double value);
   /// Causal background knowledge, by variable name (checked against the
   /// structural rules by the causal layer before they are stored here).

@@ -220,6 +220,12 @@ std::unique_ptr<Optimizer> Journal::resume(const std::string& path, ReplayInfo* 
     opt = Optimizer::from_json(state);
   } catch (const json::exception& e) {
     corrupt(std::string("the recovered state is not a valid checkpoint: ") + e.what());
+  } catch (const Error& e) {
+    // A state whose records check out but whose values the library refuses
+    // (bounds in the wrong order, an unknown strategy...) is damage too, as
+    // rescue_load reports it.
+    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
+    corrupt(std::string("the recovered state is not a valid checkpoint: ") + e.what());
   }
   // Starting over from the recovered state drops a torn tail and the history.
   attach(*opt, path);

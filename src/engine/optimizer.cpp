@@ -134,6 +134,15 @@ PendingTicket Optimizer::suggest() {
     };
     try {
       next = strategy_->suggest(view(left), rng);
+    } catch (const Error& e) {
+      restore();
+      // Every value the user gave was checked finite where it came in, so a
+      // non-finite value inside the strategy is its arithmetic overflowing
+      // (outputs of magnitude near 1e155 square to infinity, for example).
+      if (e.status() == Status::NonFinite)
+        fail(Status::Numerical, std::string("the strategy's arithmetic overflowed (are the outputs of extreme "
+                                            "magnitude? rescale them): ") + e.what());
+      throw;
     } catch (...) {
       restore();
       throw;
@@ -192,10 +201,18 @@ static void insert_sorted(std::vector<std::int64_t>& v, std::int64_t t) {
   v.insert(std::upper_bound(v.begin(), v.end(), t), t);
 }
 
+void Optimizer::check_spend(double cost) const {
+  // Checkpoints store the total; an overflow would make them unloadable.
+  if (!std::isfinite(spent_ + cost))
+    fail(Status::OutOfRange, "the cost " + num(cost) + " would make the total cost spent (" + num(spent_) +
+                                 ") overflow; use smaller cost units");
+}
+
 void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const std::vector<double>& g,
                         const std::vector<double>& z) {
   auto it = find_pending(ticket, "observe");
   check_outputs(y, g, z);
+  check_spend(it->cost);
   Observation o = make_observation(it->x, it->s, it->cost, ticket, y, g, z);
   observations_.push_back(std::move(o));
   spent_ += it->cost;
@@ -214,6 +231,7 @@ void Optimizer::observe_at(const std::vector<double>& x, double s, const std::ve
   if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + num(s) + " is not a valid fidelity of this problem");
   check_outputs(y, g, z);
   const double cost = spec_.cost(x.data(), s);
+  check_spend(cost);
   observations_.push_back(make_observation(x, s, cost, 0, y, g, z));
   spent_ += cost;
   notify();
@@ -228,6 +246,7 @@ void Optimizer::cancel(std::int64_t ticket) {
 
 void Optimizer::fail_ticket(std::int64_t ticket) {
   auto it = find_pending(ticket, "mark as failed");
+  check_spend(it->cost);
   const double nan = std::nan("");
   Observation o = make_observation(it->x, it->s, it->cost, ticket, std::vector<double>(spec_.num_objectives(), nan),
                                    std::vector<double>(spec_.num_constraints(), nan), {});

@@ -104,6 +104,8 @@ class Optimizer {
  private:
   EngineView view(double max_cost) const;
   std::vector<PendingTicket>::iterator find_pending(std::int64_t ticket, const char* action);
+  /// Fails OutOfRange, before anything changes, when adding cost to the total spent would overflow.
+  void check_spend(double cost) const;
   void check_outputs(const std::vector<double>& y, const std::vector<double>& g, const std::vector<double>& z) const;
   Observation make_observation(const std::vector<double>& x, double s, double cost, std::int64_t ticket,
                                const std::vector<double>& y, const std::vector<double>& g,

@@ -146,13 +146,13 @@ void MultiFidelityGp::evaluate_hooks() {
   if (mean_hook_) {
     Eigen::MatrixXd h = mean_hook_(X_);
     if (h.rows() != n || h.cols() != P_ || !h.allFinite())
-      fail(Status::Callback, "gp: mean hook must return a finite n x P matrix");
+      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
     hmean_ = (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
   }
   if (kernel_hook_) {
     Eigen::MatrixXd s = kernel_hook_(X_);
     if (s.rows() != n || s.cols() != P_ || !s.allFinite())
-      fail(Status::Callback, "gp: kernel hook must return a finite n x P matrix");
+      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
     hsig_ = s.array().rowwise() / scale_.transpose().array();
   }
 }
@@ -368,7 +368,7 @@ Eigen::MatrixXd MultiFidelityGp::prior_mean_std(const Eigen::MatrixXd& Z) const 
   if (mean_hook_) {
     Eigen::MatrixXd h = mean_hook_(Z);
     if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
-      fail(Status::Callback, "gp: mean hook must return a finite n x P matrix");
+      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
     const Eigen::MatrixXd hs =
         (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
     mean += hs * hp_.mean_scale.asDiagonal();
@@ -393,7 +393,7 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   if (kernel_hook_) {
     Eigen::MatrixXd s = kernel_hook_(Z);
     if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
-      fail(Status::Callback, "gp: kernel hook must return a finite n x P matrix");
+      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
     tp.sigma = s.array().rowwise() / scale_.transpose().array();
   }
   return tp;

@@ -254,6 +254,58 @@ TEST(Budget, ObserveAtAndFailuresAreCharged) {
   EXPECT_NEAR(spent2 - spent, std::exp(4.8 * s), 1e-9 * std::exp(4.8 * s));
 }
 
+// The total cost spent is saved in every checkpoint: a cost that would make
+// it overflow is refused before anything changes, so the observations given
+// so far stay and the optimizer's own checkpoint still loads.
+TEST(Budget, ACostThatWouldOverflowTheTotalIsRefused) {
+  rescue_problem* p = small_problem();
+  const double levels[] = {0.5, 1.0}, costs[] = {1.0, 1e308};
+  ASSERT_EQ(rescue_problem_set_fidelity_levels(p, levels, 2, 1.0), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_cost_levels(p, costs, 2), RESCUE_OK);
+  ASSERT_EQ(rescue_problem_set_budget(p, 1e300), RESCUE_OK);
+  Opt opt(p);
+  const double x[3] = {0.5, 2.0, 0.01}, y[2] = {1, 2}, g[1] = {1};
+  ASSERT_EQ(rescue_observe_at(opt.h, x, 3, 1.0, y, 2, g, 1, nullptr, 0), RESCUE_OK);
+  const std::string before = state(opt.h);
+  EXPECT_EQ(rescue_observe_at(opt.h, x, 3, 1.0, y, 2, g, 1, nullptr, 0), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("overflow"), std::string::npos) << rescue_errmsg(opt.h);
+  EXPECT_EQ(state(opt.h), before);
+  ASSERT_EQ(rescue_observe_at(opt.h, x, 3, 0.5, y, 2, g, 1, nullptr, 0), RESCUE_OK);
+  const std::string text = state(opt.h);
+  rescue_optimizer* back = nullptr;
+  ASSERT_EQ(rescue_load(text.data(), text.size(), &back), RESCUE_OK) << rescue_last_error();
+  EXPECT_EQ(rescue_num_observations(back), 2);
+  rescue_destroy(back);
+}
+
+// Every output the user gives is checked finite, but outputs of extreme
+// magnitude can still overflow the strategy's arithmetic (their squares, a
+// hypervolume): that is a numerical failure of the suggestion, which leaves
+// the state as it was, not a complaint about an argument the user never gave.
+TEST(AskTell, OutputsThatOverflowTheArithmeticAreANumericalFailure) {
+  rescue_problem* p = small_problem("momf");
+  ASSERT_EQ(rescue_problem_set_initial_budget(p, 10.0), RESCUE_OK);  // a few cheap evaluations
+  Opt opt(p);
+  double x[3], s, y[2], g[1], z[1];
+  int t, observed = 0;
+  rescue_status st = RESCUE_OK;
+  std::string before;
+  while (observed < 40) {  // the initial design passes; the model's suggestion does not
+    before = state(opt.h);
+    st = rescue_suggest(opt.h, x, 3, &s, &t);
+    if (st != RESCUE_OK) break;
+    simulate(x, s, y, g, z);
+    y[0] *= 1e160;
+    y[1] *= 1e160;
+    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, g, 1, z, 1), RESCUE_OK);
+    ++observed;
+  }
+  EXPECT_EQ(st, RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
+  EXPECT_GE(observed, 2);
+  EXPECT_TRUE(state(opt.h) == before) << "the refused suggestion changed the state";
+  EXPECT_EQ(rescue_num_observations(opt.h), observed);
+}
+
 // The cost-aware law of the paper's Appendix A: p(s) proportional to 1 / c(s).
 // With c(s) = exp(4.8 s) on [0, 1], F(s) = (1 - exp(-4.8 s)) / (1 - exp(-4.8)).
 TEST(FidelityLaw, ContinuousInverseCostMatchesClosedFormCdf) {

@@ -160,6 +160,9 @@ TEST(Checkpoint, FilesRoundTripAndIoErrorsAreReported) {
   EXPECT_EQ(rescue_save_file(a, "/nonexistent-dir/x/checkpoint"), RESCUE_ERR_IO);
   rescue_optimizer* c = nullptr;
   EXPECT_EQ(rescue_load_file("/nonexistent-dir/checkpoint", &c), RESCUE_ERR_IO);
+  // A directory opens as a stream on Linux; it is still not a readable file.
+  EXPECT_EQ(rescue_load_file("/tmp", &c), RESCUE_ERR_IO);
+  EXPECT_NE(std::string(rescue_last_error()).find("directory"), std::string::npos) << rescue_last_error();
   EXPECT_EQ(c, nullptr);
   EXPECT_EQ(rescue_save_file(a, nullptr), RESCUE_ERR_NULL_POINTER);
   std::remove(path.c_str());

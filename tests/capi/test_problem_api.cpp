@@ -101,6 +101,19 @@ TEST(Problem, OptionValidation) {
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1e300, RESCUE_INTEGER), RESCUE_ERR_OUT_OF_RANGE);
   EXPECT_EQ(rescue_problem_add_option(p, "x", -0x1p53 - 2.0, 0, RESCUE_INTEGER), RESCUE_ERR_OUT_OF_RANGE);
   EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("2^53"), std::string::npos);
+  // Configurations are scaled by the width of the bounds, which must be finite.
+  EXPECT_EQ(rescue_problem_add_option(p, "w", -1e308, 1e308, RESCUE_CONTINUOUS), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_add_option(p, "w", -1e308, 7e307, RESCUE_CONTINUOUS), RESCUE_OK);
+  // Names go into checkpoints as JSON strings: UTF-8 only (here a lone 0xFF
+  // byte, an overlong '/', a surrogate and a truncated sequence).
+  for (const char* bad : {"temp\xff", "a\xc0\xaf", "b\xed\xa0\x80", "c\xe2\x82"}) {
+    EXPECT_EQ(rescue_problem_add_option(p, bad, 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT) << bad;
+    EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("UTF-8"), std::string::npos);
+    EXPECT_EQ(rescue_problem_add_objective(p, bad, RESCUE_MINIMIZE), RESCUE_ERR_INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(rescue_problem_add_constraint(p, bad, 1.0, RESCUE_LEQ), RESCUE_ERR_INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(rescue_problem_add_indicator(p, bad), RESCUE_ERR_INVALID_ARGUMENT) << bad;
+  }
+  EXPECT_EQ(rescue_problem_add_option(p, "température \xf0\x9f\x8c\xa1", 0, 1, RESCUE_CONTINUOUS), RESCUE_OK);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_OK);
   EXPECT_EQ(rescue_problem_add_option(p, "x", 0, 1, RESCUE_CONTINUOUS), RESCUE_ERR_INVALID_ARGUMENT);  // duplicate
   EXPECT_EQ(rescue_problem_add_objective(p, "x", RESCUE_MINIMIZE), RESCUE_ERR_INVALID_ARGUMENT);       // name clash
@@ -117,6 +130,9 @@ TEST(Problem, FidelityAndCostValidation) {
   EXPECT_EQ(rescue_problem_set_fidelity_range(p, 1.0, 0.0, 0.5), RESCUE_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(rescue_problem_set_fidelity_range(p, 0.0, 1.0, 1.5), RESCUE_ERR_OUT_OF_RANGE);
   EXPECT_EQ(rescue_problem_set_fidelity_range(p, 0.0, kNaN, 1.0), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_problem_set_fidelity_range(p, -1e308, 1e308, 1e308), RESCUE_ERR_OUT_OF_RANGE);
+  const double wide[] = {-1e308, 1e308};
+  EXPECT_EQ(rescue_problem_set_fidelity_levels(p, wide, 2, 1e308), RESCUE_ERR_OUT_OF_RANGE);
   const double dup[] = {0.2, 0.2, 1.0};
   EXPECT_EQ(rescue_problem_set_fidelity_levels(p, dup, 3, 1.0), RESCUE_ERR_INVALID_ARGUMENT);
   const double levels[] = {1.0, 0.2, 0.5};
@@ -130,6 +146,11 @@ TEST(Problem, FidelityAndCostValidation) {
   const double good_costs[] = {1.0, 5.0, 50.0};
   EXPECT_EQ(rescue_problem_set_cost_levels(p, good_costs, 3), RESCUE_OK);
   EXPECT_EQ(rescue_problem_set_cost_exponential(p, kInf), RESCUE_ERR_NON_FINITE);
+  // exp(rate) must stay finite and positive: costs are saved and loaded.
+  EXPECT_EQ(rescue_problem_set_cost_exponential(p, 1000.0), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_set_cost_exponential(p, -1000.0), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_EQ(rescue_problem_set_cost_exponential(p, 700.0), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_set_cost_exponential(p, -700.0), RESCUE_OK);
   rescue_problem_free(p);
 }
 

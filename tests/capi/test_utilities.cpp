@@ -47,6 +47,10 @@ TEST(ParetoFilter, PlainAndConstrained) {
   EXPECT_EQ(keep[0], 4);
   EXPECT_EQ(rescue_pareto_filter(pts, 5, 2, nullptr, nullptr, &n), RESCUE_ERR_NULL_POINTER);
   EXPECT_EQ(rescue_pareto_filter(pts, -2, 2, nullptr, keep, &n), RESCUE_ERR_INVALID_ARGUMENT);
+  // Violations are non-negative; a negative one is not quietly taken as feasible.
+  const double negative[] = {0, 0, -0.5, 0, 1.0};
+  EXPECT_EQ(rescue_pareto_filter(pts, 5, 2, negative, keep, &n), RESCUE_ERR_OUT_OF_RANGE);
+  EXPECT_NE(std::string(rescue_last_error()).find("violation[2]"), std::string::npos) << rescue_last_error();
   ASSERT_EQ(rescue_pareto_filter(nullptr, 0, 2, nullptr, nullptr, &n), RESCUE_OK);
   EXPECT_EQ(n, 0);
 }

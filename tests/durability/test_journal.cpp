@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -266,6 +268,57 @@ TEST_F(Journal, DamageBeforeTheLastRecordIsCorruption) {
   write_all(path_, "");
   recovered(nullptr, &st);
   EXPECT_EQ(st, RESCUE_ERR_CORRUPT_CHECKPOINT);
+}
+
+// The journal's checksums (CRC-32, as the journal computes them: reflected,
+// polynomial 0xEDB88320), so that a test can write records that pass them.
+std::string crc_hex(const std::string& bytes) {
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : bytes) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", c ^ 0xFFFFFFFFu);
+  return buf;
+}
+
+// Records whose checksums hold but whose state the library refuses (bounds in
+// the wrong order, an unknown strategy, a count parameter out of its domain)
+// are damage like any other: RESCUE_ERR_CORRUPT_CHECKPOINT, as rescue_load
+// reports the same state, not the status of the setter that refused it.
+TEST_F(Journal, ARefusedStateBehindValidChecksumsIsCorruption) {
+  rescue_optimizer* opt = make("random");
+  ASSERT_EQ(rescue_journal_open(opt, path_.c_str()), RESCUE_OK);
+  rescue_destroy(opt);
+  const std::string full = read_all(path_);
+  const size_t l1 = full.find('\n') + 1;
+  const std::string base = full.substr(l1, full.find('\n', l1) - l1);  // "B 0 <state crc> <state> <crc>"
+  const size_t body_at = base.find(' ', 4) + 1;
+  const std::string body = base.substr(body_at, base.rfind(' ') - body_at);
+  ASSERT_EQ(base, "B 0 " + crc_hex(body) + " " + body + " " + crc_hex(base.substr(0, base.rfind(' '))))
+      << "the test's record format no longer matches the journal's";
+  const std::pair<const char*, const char*> edits[] = {
+      {"\"lower\":0.0,\"name\":\"a\"", "\"lower\":5.0,\"name\":\"a\""},
+      {"\"strategy\":\"random\"", "\"strategy\":\"nope\""},
+      {"\"kg.fantasies\":2.0", "\"kg.fantasies\":1000000000.0"},
+  };
+  for (const auto& [from, to] : edits) {
+    SCOPED_TRACE(to);
+    const size_t at = body.find(from);
+    ASSERT_NE(at, std::string::npos) << body;
+    const std::string edited = body.substr(0, at) + to + body.substr(at + std::strlen(from));
+    const std::string payload = "B 0 " + crc_hex(edited) + " " + edited;
+    write_all(path_, full.substr(0, l1) + payload + " " + crc_hex(payload) + "\n");
+    rescue_status st = RESCUE_OK;
+    EXPECT_EQ(recovered(nullptr, &st), "");
+    EXPECT_EQ(st, RESCUE_ERR_CORRUPT_CHECKPOINT) << rescue_last_error();
+    // The same edit in a checkpoint is refused the same way.
+    const std::string ckpt = "RESCUE-CHECKPOINT 1\n" + edited;
+    rescue_optimizer* back = nullptr;
+    EXPECT_EQ(rescue_load(ckpt.data(), ckpt.size(), &back), RESCUE_ERR_CORRUPT_CHECKPOINT) << rescue_last_error();
+    EXPECT_EQ(back, nullptr);
+  }
 }
 
 // Compaction keeps the file within a constant factor of a checkpoint.
