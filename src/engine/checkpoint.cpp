@@ -243,6 +243,9 @@ std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
       corrupt("closed tickets out of range or not increasing");
     opt->closed_tickets_.push_back(t);
   }
+  for (const auto& t : opt->pending_)
+    if (std::binary_search(opt->closed_tickets_.begin(), opt->closed_tickets_.end(), t.ticket))
+      corrupt("ticket " + std::to_string(t.ticket) + " is both pending and closed");
   const json& rows = field(doc, "observational");
   if (!rows.is_array()) corrupt("observational is not an array");
   std::vector<std::vector<double>> data;

@@ -259,9 +259,14 @@ void Journal::append(const std::string& line) {
   fail(Status::Io, broken_ + "; this call took effect in memory but is not durable; the journal is stopped");
 }
 
-void Journal::changed(const Optimizer& opt) {
+void Journal::ready() const {
   if (!broken_.empty())
-    fail(Status::Io, "the journal is stopped (" + broken_ + "); close it and open a new one");
+    fail(Status::Io, "the journal is stopped (" + broken_ + "); this call changed nothing; close the journal "
+                     "and open a new one");
+}
+
+void Journal::changed(const Optimizer& opt) {
+  ready();
   json now = opt.to_json();
   const json patch = json::diff(state_, now);
   if (patch.empty()) return;

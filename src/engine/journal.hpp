@@ -61,6 +61,7 @@ class Journal final : public Optimizer::Listener {
 
   /// Appends the change since the last record and syncs it to disk. Throws Io
   /// when that fails; the journal then refuses further records.
+  void ready() const override;
   void changed(const Optimizer& opt) override;
 
  private:

@@ -94,6 +94,7 @@ EngineView Optimizer::view(double max_cost) const {
 }
 
 PendingTicket Optimizer::suggest() {
+  ready_to_change();
   if (next_ticket_ >= std::numeric_limits<int>::max())
     fail(Status::InvalidState, "no ticket numbers are left for this optimizer");
   const double left = budget_left();
@@ -210,6 +211,7 @@ void Optimizer::check_spend(double cost) const {
 
 void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const std::vector<double>& g,
                         const std::vector<double>& z) {
+  ready_to_change();
   auto it = find_pending(ticket, "observe");
   check_outputs(y, g, z);
   check_spend(it->cost);
@@ -223,6 +225,7 @@ void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const
 
 void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
                            const std::vector<double>& g, const std::vector<double>& z) {
+  ready_to_change();
   if (x.size() != static_cast<std::size_t>(spec_.dim()))
     fail(Status::SizeMismatch, "configuration: expected " + std::to_string(spec_.dim()) + " values, got " +
                                    std::to_string(x.size()));
@@ -238,6 +241,7 @@ void Optimizer::observe_at(const std::vector<double>& x, double s, const std::ve
 }
 
 void Optimizer::cancel(std::int64_t ticket) {
+  ready_to_change();
   auto it = find_pending(ticket, "cancel");
   pending_.erase(it);
   insert_sorted(closed_tickets_, ticket);
@@ -245,6 +249,7 @@ void Optimizer::cancel(std::int64_t ticket) {
 }
 
 void Optimizer::fail_ticket(std::int64_t ticket) {
+  ready_to_change();
   auto it = find_pending(ticket, "mark as failed");
   check_spend(it->cost);
   const double nan = std::nan("");
@@ -324,6 +329,7 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
 }
 
 void Optimizer::set_user_dag(const char* json) {
+  ready_to_change();
   ProblemSpec next = spec_;
   if (json) {
     std::vector<EdgeSpec> edges;
@@ -338,6 +344,7 @@ void Optimizer::set_user_dag(const char* json) {
 }
 
 void Optimizer::constrain_edge(const std::string& from, const std::string& to, bool required) {
+  ready_to_change();
   ProblemSpec next = spec_;
   next.add_edge_constraint({from, to}, required);
   acq::validate_causal_knowledge(next);
@@ -346,6 +353,7 @@ void Optimizer::constrain_edge(const std::string& from, const std::string& to, b
 }
 
 void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) {
+  ready_to_change();
   if (rows.empty()) fail(Status::SizeMismatch, "no observational rows given");
   const std::size_t width = observational_width();
   const int d = spec_.dim();

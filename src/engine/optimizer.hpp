@@ -73,6 +73,7 @@ class Optimizer {
   }
 
   void set_cost_callback(CostCallback fn, void* user) {
+    ready_to_change();
     spec_.set_cost_callback(fn, user);
     notify();  // replacing another cost model changes the saved state (its kind)
   }
@@ -90,6 +91,9 @@ class Optimizer {
   class Listener {
    public:
     virtual ~Listener() = default;
+    /// Throws when a change could not be recorded (a stopped journal), so
+    /// that a state-changing call fails before it changes anything.
+    virtual void ready() const {}
     virtual void changed(const Optimizer& opt) = 0;
   };
   /// Attaches (replacing any) or, with nullptr, detaches the listener; the optimizer owns it.
@@ -133,6 +137,10 @@ class Optimizer {
   std::unique_ptr<Listener> listener_;  // not part of the state; never saved
   void notify() const {
     if (listener_) listener_->changed(*this);
+  }
+  // First step of every state-changing call (those that end in notify()).
+  void ready_to_change() const {
+    if (listener_) listener_->ready();
   }
 };
 

@@ -224,7 +224,11 @@ TEST(Checkpoint, CorruptAndNewerInputIsRefused) {
                                  replaced("\"next_ticket\": 7", "\"next_ticket\": 2"),
                                  replaced("\"upper\": 8.0", "\"upper\": -8.0"),
                                  replaced("\"rng\": \"", "\"rng\": \"garbage "),
-                                 replaced("\"seed\": 3", "\"seed\": \"three\"")}) {
+                                 replaced("\"seed\": 3", "\"seed\": \"three\""),
+                                 // A ticket both pending and already observed.
+                                 replaced("\"pending\": []",
+                                          "\"pending\": [{\"cost\": 1.0, \"s\": 0.5, \"ticket\": 3, "
+                                          "\"x\": [0.5, 2.0, 0.01]}]")}) {
     EXPECT_EQ(load(bad, RESCUE_ERR_CORRUPT_CHECKPOINT), nullptr);
   }
   EXPECT_EQ(rescue_load(nullptr, 10, nullptr), RESCUE_ERR_NULL_POINTER);

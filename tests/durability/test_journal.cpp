@@ -382,7 +382,15 @@ TEST_F(Journal, WriteFailureIsReportedAndLeavesAValidFile) {
   EXPECT_EQ(st, RESCUE_ERR_IO);
   EXPECT_NE(msg.find("journal"), std::string::npos) << msg;
   EXPECT_EQ(read_all(path_).size(), size);
-  EXPECT_EQ(rescue_suggest(opt, x, 2, &s, &t), RESCUE_ERR_IO);  // stopped
+  // Stopped: later state-changing calls fail before they change anything, so
+  // a caller that retries them does not apply them twice.
+  const std::string after_failure = state_text(opt);
+  EXPECT_EQ(rescue_suggest(opt, x, 2, &s, &t), RESCUE_ERR_IO);
+  EXPECT_NE(std::string(rescue_errmsg(opt)).find("changed nothing"), std::string::npos) << rescue_errmsg(opt);
+  const double y[2] = {0.5, 0.5}, xo[2] = {0.5, 3.0};
+  EXPECT_EQ(rescue_observe_at(opt, xo, 2, 1.0, y, 2, nullptr, 0, nullptr, 0), RESCUE_ERR_IO);
+  EXPECT_EQ(rescue_cancel(opt, t), RESCUE_ERR_IO);
+  EXPECT_TRUE(state_text(opt) == after_failure) << "a refused call changed the state";
   int torn = 1;
   EXPECT_EQ(recovered(&torn), durable);
   EXPECT_EQ(torn, 0);
