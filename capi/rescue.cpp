@@ -607,6 +607,7 @@ rescue_status rescue_cost(const rescue_optimizer* opt, const double* x, int d, d
     const auto xv = copy_in(x, d, spec.dim(), "configuration");
     need(cost, "cost pointer");
     spec.check_config(xv.data());
+    if (!std::isfinite(s)) rescue::fail(Status::NonFinite, "fidelity is not finite");
     if (!spec.fidelity().valid(s)) rescue::fail(Status::OutOfRange, "fidelity is not valid for this problem");
     *cost = spec.cost(xv.data(), s);
   });

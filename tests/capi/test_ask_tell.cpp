@@ -442,6 +442,8 @@ TEST(CostCallback, IsUsedAndMisbehaviourIsReported) {
   const double x[3] = {0.5, 2.0, 0.01};
   double c;
   ASSERT_EQ(rescue_cost(opt.h, x, 3, 0.5, &c), RESCUE_OK);
+  EXPECT_EQ(rescue_cost(opt.h, x, 3, std::nan(""), &c), RESCUE_ERR_NON_FINITE);
+  EXPECT_EQ(rescue_cost(opt.h, x, 3, 1.5, &c), RESCUE_ERR_OUT_OF_RANGE);
   EXPECT_EQ(c, 3.0);
   EXPECT_GT(ctx.calls, 0);
   ctx.value = kNaN;

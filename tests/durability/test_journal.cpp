@@ -411,6 +411,15 @@ TEST_F(Journal, BadArguments) {
   EXPECT_EQ(rescue_journal_open(opt, (dir_ + "/no/such/dir/j").c_str()), RESCUE_ERR_IO);
   EXPECT_NE(std::string(rescue_errmsg(opt)).find("no/such/dir"), std::string::npos);
   EXPECT_EQ(rescue_journal_is_open(opt), 0);
+  // A journal that cannot replace the attached one leaves it attached and recording.
+  ASSERT_EQ(rescue_journal_open(opt, path_.c_str()), RESCUE_OK);
+  EXPECT_EQ(rescue_journal_open(opt, (dir_ + "/no/such/dir/j").c_str()), RESCUE_ERR_IO);
+  EXPECT_EQ(rescue_journal_is_open(opt), 1);
+  double x[2], s;
+  int t;
+  ASSERT_EQ(rescue_suggest(opt, x, 2, &s, &t), RESCUE_OK);
+  EXPECT_EQ(recovered(), state_text(opt));
+  EXPECT_EQ(rescue_journal_close(opt), RESCUE_OK);
   EXPECT_EQ(rescue_journal_close(nullptr), RESCUE_ERR_NULL_POINTER);
   EXPECT_EQ(rescue_journal_is_open(nullptr), -1);
   EXPECT_EQ(rescue_journal_resume(path_.c_str(), nullptr, nullptr), RESCUE_ERR_NULL_POINTER);
