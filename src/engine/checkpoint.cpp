@@ -3,6 +3,7 @@
 // the shortest text that round-trips exactly; NaN (a missing value) as null.
 // The problem is rebuilt through ProblemSpec's validating setters, so a
 // checkpoint edited into an invalid problem is refused like a bad API call.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
