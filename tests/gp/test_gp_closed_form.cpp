@@ -227,6 +227,25 @@ TEST(GpErrors, BadInputThrowsWithStatus) {
   EXPECT_THROW(gp.set_mean_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Zero(Z.rows(), 5); }),
                Error);
   EXPECT_EQ(gp.posterior_mean(X), before);  // a failed hook leaves the model unchanged
+  // The hooks are the library's own causal prior, so a non-finite value from
+  // them (outputs so large that the estimates overflow) is a numerical
+  // failure, not a user callback's.
+  for (bool mean_hook : {true, false}) {
+    SCOPED_TRACE(mean_hook ? "mean hook" : "kernel hook");
+    try {
+      const auto inf = [](const Eigen::MatrixXd& Z) {
+        return Eigen::MatrixXd::Constant(Z.rows(), 2, std::numeric_limits<double>::infinity());
+      };
+      if (mean_hook)
+        gp.set_mean_hook(inf);
+      else
+        gp.set_kernel_hook(inf);
+      ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::Numerical) << e.what();
+    }
+    EXPECT_EQ(gp.posterior_mean(X), before);
+  }
 
   // A matrix that no jitter can repair gives a clear numerical error.
   Eigen::MatrixXd neg = -Eigen::MatrixXd::Identity(3, 3);
