@@ -321,6 +321,10 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
   if (!model) fail(Status::InvalidState, "no model yet: predictions need at least two successful observations");
   Eigen::MatrixXd m, v;
   model->predict(Z, &m, &v);
+  // Outputs of extreme magnitude overflow the model's arithmetic: say so
+  // rather than hand out an infinite or NaN prediction as a success.
+  if (!m.allFinite() || !v.allFinite())
+    fail(Status::Numerical, "the model's prediction overflowed (are the outputs of extreme magnitude? rescale them)");
   if (feasible) *feasible = Q > 0 ? model->probability_feasible(m, v) : Eigen::VectorXd::Ones(Z.rows());
   for (int k = 0; k < M; ++k)
     if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) m.col(k) = -m.col(k);

@@ -302,6 +302,10 @@ TEST(AskTell, OutputsThatOverflowTheArithmeticAreANumericalFailure) {
   }
   EXPECT_EQ(st, RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
   EXPECT_GE(observed, 2);
+  // A prediction from such data is refused too, not returned as infinite.
+  double mean[3], sd[3];
+  const double xq[3] = {0.5, 2.0, 0.01}, sq = 1.0;
+  EXPECT_EQ(rescue_predict(opt.h, xq, 1, 3, &sq, mean, sd, 3, nullptr), RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
   EXPECT_TRUE(state(opt.h) == before) << "the refused suggestion changed the state";
   EXPECT_EQ(rescue_num_observations(opt.h), observed);
 }
