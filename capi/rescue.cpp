@@ -134,15 +134,7 @@ rescue_optimizer* optimizer_from_text(const char* data, size_t length) {
   if (eol == std::string::npos) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: no content after the first line");
   nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
   if (doc.is_discarded()) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: the content is not valid JSON");
-  std::unique_ptr<rescue::engine::Optimizer> engine;
-  try {
-    engine = rescue::engine::Optimizer::from_json(doc);
-  } catch (const Error& e) {
-    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
-    rescue::fail(Status::CorruptCheckpoint, std::string("corrupt checkpoint: ") + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    rescue::fail(Status::CorruptCheckpoint, std::string("corrupt checkpoint: ") + e.what());
-  }
+  std::unique_ptr<rescue::engine::Optimizer> engine = rescue::engine::Optimizer::from_json(doc);
   auto h = std::make_unique<rescue_optimizer>();
   h->engine = std::move(engine);
   h->strategy = h->engine->spec().strategy();

@@ -191,6 +191,20 @@ nlohmann::json Optimizer::to_json() const {
 }
 
 std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
+  // A state the library refuses (an unknown strategy, bounds in the wrong
+  // order, a count out of its domain...) is damage, whoever reads it
+  // (rescue_load, a journal's replay); running out of memory stays itself.
+  try {
+    return from_json_unchecked(doc);
+  } catch (const Error& e) {
+    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
+    corrupt(e.what());
+  } catch (const json::exception& e) {
+    corrupt(e.what());
+  }
+}
+
+std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& doc) {
   if (!doc.is_object()) corrupt("the document is not an object");
   auto opt = std::make_unique<Optimizer>(problem_from_json(field(doc, "problem")));
   const ProblemSpec& p = opt->spec_;

@@ -215,18 +215,9 @@ void Journal::attach(Optimizer& opt, const std::string& path) {
 std::unique_ptr<Optimizer> Journal::resume(const std::string& path, ReplayInfo* info) {
   if (path.empty()) fail(Status::InvalidArgument, "the journal path is empty");
   const json state = replay_journal(read_file(path), info);
-  std::unique_ptr<Optimizer> opt;
-  try {
-    opt = Optimizer::from_json(state);
-  } catch (const json::exception& e) {
-    corrupt(std::string("the recovered state is not a valid checkpoint: ") + e.what());
-  } catch (const Error& e) {
-    // A state whose records check out but whose values the library refuses
-    // (bounds in the wrong order, an unknown strategy...) is damage too, as
-    // rescue_load reports it.
-    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
-    corrupt(std::string("the recovered state is not a valid checkpoint: ") + e.what());
-  }
+  // A state whose records check out but that the library refuses is
+  // CorruptCheckpoint from from_json, as rescue_load reports it.
+  std::unique_ptr<Optimizer> opt = Optimizer::from_json(state);
   // Starting over from the recovered state drops a torn tail and the history.
   attach(*opt, path);
   return opt;

@@ -102,7 +102,7 @@ class Optimizer {
 
   // ---- checkpoints ----
   nlohmann::json to_json() const;
-  /// Throws CorruptCheckpoint / UnsupportedVersion on bad input.
+  /// Any refusal of the document is Status::CorruptCheckpoint (OutOfMemory stays itself).
   static std::unique_ptr<Optimizer> from_json(const nlohmann::json& doc);
 
  private:
@@ -135,6 +135,7 @@ class Optimizer {
   std::int64_t next_ticket_ = 1;
   double spent_ = 0.0;
   std::unique_ptr<Listener> listener_;  // not part of the state; never saved
+  static std::unique_ptr<Optimizer> from_json_unchecked(const nlohmann::json& doc);
   void notify() const {
     if (listener_) listener_->changed(*this);
   }
