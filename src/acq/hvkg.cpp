@@ -7,6 +7,7 @@
 #include "acq/inner_selection.hpp"
 #include "acq/recommender.hpp"
 #include "moo/hv_greedy.hpp"
+#include "util/error.hpp"
 #include "util/sobol.hpp"
 
 namespace rescue::acq {
@@ -47,6 +48,26 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
     for (int j = 0; j < d; ++j) pool(static_cast<Eigen::Index>(i), j) = rows[i][j];
   }
   return pool;
+}
+
+double InnerMaximization::operator()(const RowMatrix& objectives) const {
+  if (static_cast<std::size_t>(objectives.rows()) != n || static_cast<std::size_t>(objectives.cols()) != m)
+    fail(Status::Internal, "hvkg: inner maximization over a pool of the wrong shape");
+  if (ci != nullptr && w > 0.0) return greedy_gp_ci(objectives.data(), ci, n, m, ref, w, max_points);
+  return moo::greedy_hv_selection(objectives.data(), n, m, ref, max_points).hypervolume;
+}
+
+double expected_inner_value(const gp::MultiFidelityGp& gp, const gp::PreparedPool& pool, const Eigen::VectorXd& candidate,
+                            const Eigen::MatrixXd& base, const InnerMaximization& inner) {
+  const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(pool, candidate, base);
+  if (fantasies.empty()) fail(Status::Internal, "hvkg: no fantasies");
+  RowMatrix objs;
+  double total = 0.0;
+  for (const Eigen::MatrixXd& f : fantasies) {
+    objs = f.leftCols(static_cast<Eigen::Index>(inner.m));
+    total += inner(objs);
+  }
+  return total / static_cast<double>(fantasies.size());
 }
 
 std::optional<Suggestion> Hvkg::least_certain_recommended(const EngineView& view,
@@ -206,10 +227,15 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   RowMatrix ci;
   const double w = causal_weight();
   const bool with_ci = w > 0.0 && causal_objectives(z, &ci);
-  auto inner = [&](const RowMatrix& objs) {
-    if (with_ci) return greedy_gp_ci(objs.data(), ci.data(), keep.size(), M, ref.data(), w, P);
-    return moo::greedy_hv_selection(objs.data(), keep.size(), M, ref.data(), P).hypervolume;
-  };
+  InnerMaximization inner;
+  inner.n = keep.size();
+  inner.m = static_cast<std::size_t>(M);
+  inner.max_points = P;
+  inner.ref = ref.data();
+  if (with_ci) {
+    inner.ci = ci.data();
+    inner.w = w;
+  }
   const double nu_star = inner(current);
   const double floor = spec.num_constraints() > 0 ? outer_feasibility_floor() : 0.0;
   Eigen::MatrixXd zt(1, d + 1), mt, vt;
@@ -218,7 +244,6 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const Eigen::MatrixXd base = gp.draw_base_samples(K, rng);
   std::vector<double> x(d);
   Eigen::VectorXd cand(d + 1);
-  RowMatrix objs;
   auto value = [&](const double* u, double s) {
     spec.from_unit(u, x.data());
     for (int j = 0; j < d; ++j) cand[j] = zt(0, j) = u[j];
@@ -228,13 +253,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
       if (model_.probability_feasible(mt, vt)[0] < floor) return -HUGE_VAL;
     }
     cand[d] = spec.fidelity().unit(s);
-    const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(prepared, cand, base);
-    double total = 0.0;
-    for (const Eigen::MatrixXd& f : fantasies) {
-      objs = f.leftCols(M);
-      total += inner(objs);
-    }
-    return cost_normalized_gain(total / K - nu_star, spec.cost(x.data(), s));
+    return cost_normalized_gain(expected_inner_value(gp, prepared, cand, base, inner) - nu_star, spec.cost(x.data(), s));
   };
   // The recommended points (every third row after the Sobol part: a point and
   // its two perturbations) also start the outer search.

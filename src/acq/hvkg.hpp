@@ -31,6 +31,8 @@
 // kg.pool (256), kg.zero_gain (1e-8), acq.starts (128), acq.refine (3),
 // acq.refine_evals (40), feasibility.threshold (0.5).
 #pragma once
+#include <cstddef>
+
 #include "acq/candidate_search.hpp"
 #include "acq/model_strategy.hpp"
 
@@ -93,6 +95,29 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
 double expected_best_feasibility(const Surrogate& model, const gp::PreparedPool& pool, const Eigen::MatrixXd& mean,
                                  const Eigen::MatrixXd& var, const Eigen::VectorXd& candidate,
                                  const Eigen::MatrixXd& base);
+
+/// The inner maximization of (C-)HVKG over a pool of n target-fidelity
+/// configurations: the greedy set of at most max_points of them maximizing
+/// HV_GP + w HV_CI (paper, C-HVKG), HV_GP over the given objective values
+/// (n x m, minimized) and HV_CI over `ci` (the causal estimates of the same
+/// pool, n x m; null or w = 0 for plain HVKG), both against `ref` (m values).
+/// Non-owning: the pointed-to arrays must outlive it.
+struct InnerMaximization {
+  std::size_t n = 0, m = 0, max_points = 1;
+  const double* ref = nullptr;
+  const double* ci = nullptr;
+  double w = 0.0;
+  double operator()(const RowMatrix& objectives) const;
+};
+
+/// The one-step lookahead value of observing `candidate` (unit configuration
+/// and fidelity, d+1): the average over the fantasies of `base` (K x P
+/// samples) of the inner maximization of the fantasy posterior means of the
+/// objectives (the first inner.m outputs) at the pool. Minus the inner value of
+/// today's posterior means it is the (C-)HVKG gain before the division by the
+/// cost.
+double expected_inner_value(const gp::MultiFidelityGp& gp, const gp::PreparedPool& pool, const Eigen::VectorXd& candidate,
+                            const Eigen::MatrixXd& base, const InnerMaximization& inner);
 
 /// Search options read from the problem's parameters.
 SearchOptions search_options(const ProblemSpec& spec, double max_cost);
