@@ -545,3 +545,54 @@ TEST(Hvkg, ExpectedInnerValueMatchesConditioningOnTheDrawnObservations) {
 }
 
 }  // namespace
+
+namespace {
+
+// The outer maximization of C-HVKG skips candidates whose probability of
+// feasibility at the target is below rescue.min_feasibility (paper, Eq. for
+// (x_t, s_t)). Here minimizing f1 = a pulls towards the infeasible side of
+// g = a + 0.3 (b - 10) / 10 >= 0.35, so the best information lies at the
+// boundary, where the probability is near 0.5: unrestricted, some suggestions
+// fall below 0.9; with the floor at 0.9, none does.
+TEST(RescueStrategy, OuterSearchSkipsCandidatesBelowTheFeasibilityFloor) {
+  ProblemSpec p;
+  p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
+  p.add_option("b", 10.0, 20.0, OptionKind::Continuous);
+  p.set_fidelity_range(0.0, 1.0, 1.0);
+  p.add_objective("f1", Sense::Minimize);
+  p.add_objective("f2", Sense::Maximize);
+  p.add_constraint("g", 0.35, ConstraintSense::GreaterEqual);
+  p.set_param("acq.starts", 32);
+  Rng data_rng(8);
+  std::vector<Observation> obs;
+  for (int i = 0; i < 24; ++i)
+    obs.push_back(observe(p, data_rng.uniform(), data_rng.uniform(10.0, 20.0), i < 8 ? 1.0 : data_rng.uniform(0.0, 0.5)));
+  const std::vector<acq::PendingTicket> pending;
+  const std::vector<std::vector<double>> no_logs;
+  int below_unrestricted = 0;
+  for (const double floor : {0.0, 0.9}) {
+    p.set_param("rescue.min_feasibility", floor);
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      SCOPED_TRACE(testing::Message() << "floor " << floor << ", seed " << seed);
+      RescueProbe r(p);
+      const acq::EngineView view{p, obs, pending, no_logs, 6.0, HUGE_VAL};
+      Rng rng(seed);
+      const auto s = r.suggest(view, rng);
+      ASSERT_TRUE(s.has_value());
+      Eigen::MatrixXd z(1, 3), mean, var;
+      std::vector<double> u(2);
+      p.to_unit(s->x.data(), u.data());
+      z << u[0], u[1], r.model()->target_unit();
+      r.model()->predict(z, &mean, &var);
+      const double pof = r.model()->probability_feasible(mean, var)[0];
+      if (floor > 0.0) {
+        EXPECT_GE(pof, floor) << "suggested a = " << s->x[0] << ", b = " << s->x[1] << ", s = " << s->s;
+      } else if (pof < 0.9) {
+        ++below_unrestricted;
+      }
+    }
+  }
+  EXPECT_GT(below_unrestricted, 0) << "the floor would not be tested: every unrestricted suggestion was likely feasible";
+}
+
+}  // namespace
