@@ -596,3 +596,52 @@ TEST(RescueStrategy, OuterSearchSkipsCandidatesBelowTheFeasibilityFloor) {
 }
 
 }  // namespace
+
+namespace {
+
+// Algorithm 1, line 6: the causal model is relearned once rescue.relearn_every
+// (N_l) observations have arrived since it was learned, and kept until then,
+// whatever the new observations say. Without logs it is learned from the
+// evaluations alone, so each relearning moves its estimates.
+TEST(RescueStrategy, CausalModelIsRelearnedEveryNlObservations) {
+  for (const std::size_t logs : {std::size_t{0}, std::size_t{200}}) {
+    SCOPED_TRACE(testing::Message() << logs << " log rows");
+    LineProblem t = line_problem(9, 2.0);
+    t.rows.resize(logs);
+    t.p.set_param("rescue.relearn_every", 5);
+    t.p.set_param("acq.starts", 16);
+    t.p.set_param("kg.pool", 32);
+    t.p.set_param("kg.fantasies", 2);
+    RescueProbe r(t.p);
+    const std::vector<acq::PendingTicket> pending;
+    Eigen::MatrixXd z(3, 2);
+    z << 0.1, 1.0, 0.5, 1.0, 0.9, 1.0;
+    Rng rng(3), data_rng(4);
+    std::vector<Observation> obs = t.obs;  // 12
+    auto suggest_and_estimate = [&]() {
+      const acq::EngineView view{t.p, obs, pending, t.rows, 6.0, HUGE_VAL};
+      EXPECT_TRUE(r.suggest(view, rng).has_value());
+      return Eigen::MatrixXd(r.causal(view)->mean(z));
+    };
+    Eigen::MatrixXd learned = suggest_and_estimate();
+    // The new evaluations respond to a with slope 6: each relearning sees more of them.
+    for (int added = 1; added <= 10; ++added) {
+      Observation o;
+      o.x = {data_rng.uniform()};
+      o.s = 1.0;
+      o.y = {6.0 * o.x[0] + 0.01 * data_rng.normal(), 1.0 - o.x[0] + 0.01 * data_rng.normal()};
+      o.cost = 1.0;
+      obs.push_back(o);
+      const Eigen::MatrixXd now = suggest_and_estimate();
+      const double moved = (now - learned).cwiseAbs().maxCoeff();
+      if (added % 5 == 0) {
+        EXPECT_GT(moved, 1e-6) << "not relearned after " << added << " new observations";
+        learned = now;
+      } else {
+        EXPECT_EQ(moved, 0.0) << "relearned after " << added << " new observations";
+      }
+    }
+  }
+}
+
+}  // namespace
