@@ -289,11 +289,13 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   nlopt_destroy(opt);
   if (!std::isfinite(ctx.best) || ctx.best <= -1e299)
     fail(Status::Numerical, "gp: hyperparameter fit found no point with a finite likelihood");
-  layout_.unpack(ctx.best_theta, hp_);
+  // Committed only once factorized (set_hyperparameters' strong guarantee).
+  Hyperparameters best = hp_;
+  layout_.unpack(ctx.best_theta, best);
+  set_hyperparameters(best);
   fitted_ = true;
   prior_changed_ = false;
   fit_rows_ = X_.rows();
-  refactor();
   FitReport rep;
   rep.objective = ctx.best;
   rep.evaluations = ctx.evaluations;

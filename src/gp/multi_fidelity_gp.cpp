@@ -79,8 +79,12 @@ void MultiFidelityGp::set_hyperparameters(const Hyperparameters& h) {
       !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
       !std::isfinite(h.log_hook_weight))
     fail(Status::NonFinite, "gp: hyperparameters must be finite");
-  hp_ = h;
-  if (X_.rows() > 0) refactor();
+  // Strong guarantee: values whose exponentials overflow fail in the
+  // factorization, which is done on a copy so the model keeps its old state.
+  MultiFidelityGp next = *this;
+  next.hp_ = h;
+  if (next.X_.rows() > 0) next.refactor();
+  *this = std::move(next);
 }
 
 void MultiFidelityGp::check_inputs(const Eigen::MatrixXd& Z, const char* what) const {
@@ -90,7 +94,7 @@ void MultiFidelityGp::check_inputs(const Eigen::MatrixXd& Z, const char* what) c
   if (!Z.allFinite()) fail(Status::NonFinite, std::string("gp: ") + what + " has non-finite entries");
 }
 
-void MultiFidelityGp::set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
+void MultiFidelityGp::check_outputs(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const {
   check_inputs(X, "training inputs");
   if (Y.rows() != X.rows() || Y.cols() != P_)
     fail(Status::SizeMismatch, "gp: outputs must be n x " + std::to_string(P_) + " with n the input rows");
@@ -98,6 +102,19 @@ void MultiFidelityGp::set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& 
   for (Eigen::Index i = 0; i < Y.rows(); ++i)
     for (int m = 0; m < P_; ++m)
       if (std::isinf(Y(i, m))) fail(Status::NonFinite, "gp: outputs must be finite or NaN (missing)");
+}
+
+void MultiFidelityGp::set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
+  check_outputs(X, Y);
+  // Strong guarantee: the new state is built on a copy, so data with every
+  // value missing, a hook that fails at the new rows or a failed factorization
+  // leave the model as it was.
+  MultiFidelityGp next = *this;
+  next.assign_data(X, Y);
+  *this = std::move(next);
+}
+
+void MultiFidelityGp::assign_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
   X_ = X;
   Y_ = Y;
   // Standardization: observed mean and standard deviation of each output. A
@@ -158,9 +175,7 @@ void MultiFidelityGp::evaluate_hooks() {
 }
 
 MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const {
-  check_inputs(X, "training inputs");
-  if (Y.rows() != X.rows() || Y.cols() != P_ || X.rows() < 1)
-    fail(Status::SizeMismatch, "gp: outputs must be n x P with n >= 1 the input rows");
+  check_outputs(X, Y);
   MultiFidelityGp g = *this;
   g.X_ = X;
   g.Y_ = Y;

@@ -110,7 +110,9 @@ class MultiFidelityGp {
   void set_kernel_hook(KernelHook hook);
 
   /// Replaces the data, recomputes the standardization, factorizes with the
-  /// current hyperparameters (defaults before the first fit).
+  /// current hyperparameters (defaults before the first fit). On any error
+  /// (bad sizes, infinite outputs, every value missing, a hook failing at the
+  /// new rows, a failed factorization) the model is left as it was.
   void set_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y);
   /// Same hyperparameters and standardization, different data (used to check
   /// fantasies against a refit on augmented data).
@@ -121,6 +123,8 @@ class MultiFidelityGp {
   FitReport fit(Rng& rng);
 
   const Hyperparameters& hyperparameters() const { return hp_; }
+  /// Sets and factorizes; on any error (wrong sizes, non-finite values, values
+  /// whose exponentials overflow the factorization) the model is left as it was.
   void set_hyperparameters(const Hyperparameters& h);
   /// Restores a previous fit (e.g. from a checkpoint): sets the hyperparameters
   /// and makes the next fit() warm-start from them, as after fit().
@@ -197,6 +201,10 @@ class MultiFidelityGp {
 
   void install_hooks(MeanHook mean, KernelHook kernel);
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
+  /// Sizes, finite inputs, outputs finite or NaN, at least one row.
+  void check_outputs(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const;
+  /// The body of set_data, on a model that may be left half-changed if it throws.
+  void assign_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y);
   void standardize_data();
   void evaluate_hooks();
   bool kronecker_applies() const;

@@ -260,5 +260,57 @@ TEST(GpErrors, BadInputThrowsWithStatus) {
   EXPECT_GT(f.jitter(), 0.0);
 }
 
+// set_data and set_hyperparameters either succeed or leave the model as it
+// was: a failure midway used to leave new data beside the old factorization
+// (and then read past its end) or new hyperparameters beside the old weights.
+// conditioned_on refuses what set_data refuses.
+TEST(GpErrors, FailedSettersLeaveTheModelUnchanged) {
+  Rng rng(1);
+  const Eigen::MatrixXd X = testing::uniform_matrix(10, 3, rng);
+  const Eigen::MatrixXd Y = testing::smooth_outputs(X, 2, rng);
+  MultiFidelityGp gp(3, 2);
+  // A prior mean that cannot be computed beyond a = 0.99 (as a causal estimate that overflows).
+  gp.set_mean_hook([](const Eigen::MatrixXd& Z) {
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(Z.rows(), 2);
+    for (Eigen::Index i = 0; i < Z.rows(); ++i)
+      if (Z(i, 0) > 0.99) H(i, 0) = kNaN;
+    return H;
+  });
+  gp.set_data(X, Y);
+  const Eigen::MatrixXd Z = testing::uniform_matrix(4, 3, rng) * 0.9;
+  const Eigen::MatrixXd before = gp.posterior_mean(Z);
+  const double lml = gp.log_marginal_likelihood();
+  const Hyperparameters h0 = gp.hyperparameters();
+  auto unchanged = [&](const char* what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(gp.num_points(), 10);
+    EXPECT_EQ(gp.hyperparameters().log_noise, h0.log_noise);
+    EXPECT_EQ(gp.hyperparameters().log_lengthscale, h0.log_lengthscale);
+    EXPECT_EQ(gp.log_marginal_likelihood(), lml);
+    EXPECT_EQ(gp.posterior_mean(Z), before);
+  };
+  Eigen::MatrixXd X2 = testing::uniform_matrix(40, 3, rng) * 0.9;
+  X2(39, 0) = 0.995;
+  EXPECT_THROW(gp.set_data(X2, testing::smooth_outputs(X2, 2, rng)), Error);
+  unchanged("a hook failing at the new rows");
+  X2(39, 0) = 0.5;
+  EXPECT_THROW(gp.set_data(X2, Eigen::MatrixXd::Constant(40, 2, kNaN)), Error);
+  unchanged("every new value missing");
+  Hyperparameters bad = h0;
+  bad.log_lengthscale.setConstant(std::log(0.05));
+  bad.log_noise[0] = 800.0;  // finite, but its exponential overflows
+  EXPECT_THROW(gp.set_hyperparameters(bad), Error);
+  unchanged("hyperparameters that overflow");
+  EXPECT_THROW(gp.restore_fit(bad), Error);
+  unchanged("a restored fit that overflows");
+
+  Eigen::MatrixXd Xa(11, 3), Ya(11, 2);
+  Xa << X, Eigen::RowVector3d(0.3, 0.4, 1.0);
+  Ya << Y, Eigen::RowVector2d(std::numeric_limits<double>::infinity(), 1.0);
+  EXPECT_THROW(gp.set_data(Xa, Ya), Error);
+  EXPECT_THROW(gp.conditioned_on(Xa, Ya), Error);
+  unchanged("infinite outputs");
+}
+
 }  // namespace
 }  // namespace rescue::gp
