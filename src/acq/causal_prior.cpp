@@ -29,10 +29,11 @@ std::vector<causal::Variable> causal_variables(const ProblemSpec& spec) {
 }
 
 causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                               const std::vector<Observation>& observations, std::size_t n_obs) {
+                               const std::vector<Observation>& observations, std::size_t n_obs, std::size_t n_logs) {
   const int d = spec.dim(), K = spec.num_indicators(), M = spec.num_objectives(), Q = spec.num_constraints();
   const int width = d + 1 + K + M + Q;
-  std::vector<std::vector<double>> rows = observational;
+  std::vector<std::vector<double>> rows(
+      observational.begin(), observational.begin() + static_cast<std::ptrdiff_t>(std::min(n_logs, observational.size())));
   for (std::size_t i = 0; i < std::min(n_obs, observations.size()); ++i) {
     const Observation& o = observations[i];
     if (o.failed) continue;

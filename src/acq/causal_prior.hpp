@@ -23,12 +23,13 @@ std::string fidelity_variable_name(const ProblemSpec& spec);
 /// The variables of the causal table: options, fidelity, indicators, objectives, constraints.
 std::vector<causal::Variable> causal_variables(const ProblemSpec& spec);
 
-/// Table of the observational rows (same column order) and the successful
-/// observations among the first `n_obs`. Rows missing an objective or constraint
+/// Table of the first `n_logs` observational rows (same column order) and the
+/// successful observations among the first `n_obs`. Rows missing an objective or constraint
 /// value are dropped; an indicator measured in fewer than half of the rows is
 /// left out of the table, so that a user who rarely reports it loses no rows.
 causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                               const std::vector<Observation>& observations, std::size_t n_obs);
+                               const std::vector<Observation>& observations, std::size_t n_obs,
+                               std::size_t n_logs = static_cast<std::size_t>(-1));
 
 class CausalPrior {
  public:

@@ -1,6 +1,10 @@
 #include "acq/rescue_strategy.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "causal/structural_constraints.hpp"
+#include "util/error.hpp"
 
 namespace rescue::acq {
 namespace {
@@ -32,27 +36,60 @@ void validate_causal_knowledge(const ProblemSpec& spec) {
 
 Rescue::Rescue(const ProblemSpec& spec) : Hvkg(spec, mf_cgp_options(spec)) {}
 
-namespace {
-std::string knowledge_key(const ProblemSpec& spec) {
-  std::string key = spec.has_user_dag() ? "dag:" : "discover:";
-  auto add = [&](const std::vector<EdgeSpec>& edges, const char* tag) {
-    key += tag;
-    for (const auto& e : edges) key += e.from + '\n' + e.to + '\n';
-  };
-  add(spec.user_dag(), "|");
-  add(spec.required_edges(), "|req|");
-  add(spec.forbidden_edges(), "|forb|");
-  return key;
+CausalKnowledge CausalKnowledge::of(const ProblemSpec& spec) {
+  CausalKnowledge k;
+  k.has_dag = spec.has_user_dag();
+  k.dag = spec.user_dag();
+  k.required = spec.required_edges();
+  k.forbidden = spec.forbidden_edges();
+  return k;
 }
+
+namespace {
+
+nlohmann::json edges_json(const std::vector<EdgeSpec>& edges) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& e : edges) a.push_back({{"from", e.from}, {"to", e.to}});
+  return a;
+}
+
+std::vector<EdgeSpec> edges_from_json(const nlohmann::json& j, const char* key) {
+  const auto bad = [&]() { fail(Status::CorruptCheckpoint, std::string("causal knowledge: ") + key + " is not a list of edges"); };
+  if (!j.contains(key) || !j[key].is_array()) bad();
+  std::vector<EdgeSpec> out;
+  for (const auto& e : j[key]) {
+    if (!e.is_object() || !e.contains("from") || !e.contains("to") || !e["from"].is_string() || !e["to"].is_string()) bad();
+    out.push_back({e["from"].get<std::string>(), e["to"].get<std::string>()});
+  }
+  return out;
+}
+
 }  // namespace
+
+nlohmann::json CausalKnowledge::to_json() const {
+  return {{"user_dag", has_dag ? edges_json(dag) : nlohmann::json(nullptr)},
+          {"required", edges_json(required)},
+          {"forbidden", edges_json(forbidden)}};
+}
+
+CausalKnowledge CausalKnowledge::from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("user_dag")) fail(Status::CorruptCheckpoint, "causal knowledge is not an object");
+  CausalKnowledge k;
+  k.has_dag = !j["user_dag"].is_null();
+  if (k.has_dag) k.dag = edges_from_json(j, "user_dag");
+  k.required = edges_from_json(j, "required");
+  k.forbidden = edges_from_json(j, "forbidden");
+  return k;
+}
 
 namespace {
 
 // Learns the causal model of the data; nullptr when there are too few rows or
 // the data do not allow a model (then the caller keeps what it had).
-std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKnowledge& knowledge,
+                                         const std::vector<std::vector<double>>& observational, std::size_t n_logs,
                                          const std::vector<Observation>& observations, std::size_t n_obs) {
-  const causal::DataTable table = causal_table(spec, observational, observations, n_obs);
+  const causal::DataTable table = causal_table(spec, observational, observations, n_obs, n_logs);
   if (table.rows() < 2) return nullptr;
   causal::CpmOptions o;
   o.method = spec.param("rescue.discovery", 0.0) != 0.0 ? causal::DiscoveryMethod::DirectLiNGAM
@@ -64,27 +101,29 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const std::vec
                              : causal::RepairScope::Outputs;
   o.scm.equations.interactions = spec.param("rescue.interactions", 1.0) != 0.0;
   o.seed = spec.seed();
-  if (spec.has_user_dag()) o.user_dag = named(spec.user_dag());
-  o.required = named(spec.required_edges());
-  o.forbidden = named(spec.forbidden_edges());
+  if (knowledge.has_dag) o.user_dag = named(knowledge.dag);
+  o.required = named(knowledge.required);
+  o.forbidden = named(knowledge.forbidden);
   try {
     return std::make_shared<CausalPrior>(spec, causal::learn_cpm(table, o));
   } catch (const Error& e) {
     // A user DAG that does not fit the problem is the user's error; a model
     // that cannot be learned from these data keeps the previous prior.
-    if (spec.has_user_dag() && e.status() != Status::Numerical) throw;
+    if (knowledge.has_dag && e.status() != Status::Numerical) throw;
     return nullptr;
   }
 }
 
 }  // namespace
 
-void Rescue::learn(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
+                   const std::vector<std::vector<double>>& observational, std::size_t n_logs,
                    const std::vector<Observation>& observations, std::size_t n_obs) {
   learned_ = true;
   learned_at_ = n_obs;
-  learned_knowledge_ = knowledge_key(spec);
-  std::shared_ptr<CausalPrior> next = learn_prior(spec, observational, observations, n_obs);
+  learned_logs_ = std::min(n_logs, observational.size());
+  learned_knowledge_ = knowledge;
+  std::shared_ptr<CausalPrior> next = learn_prior(spec, knowledge, observational, n_logs, observations, n_obs);
   if (!next) return;
   prior_ = next;
   preview_.reset();
@@ -101,18 +140,23 @@ void Rescue::learn(const ProblemSpec& spec, const std::vector<std::vector<double
 void Rescue::before_fit(const EngineView& view) {
   const std::size_t n = view.observations.size();
   const std::size_t every = static_cast<std::size_t>(std::max(1.0, spec_.param("rescue.relearn_every", 40)));
-  if (!learned_ || n >= learned_at_ + every || (!prior_ && n > learned_at_) ||
-      knowledge_key(view.spec) != learned_knowledge_)
-    learn(view.spec, view.observational, view.observations, n);
+  const CausalKnowledge knowledge = CausalKnowledge::of(view.spec);
+  // Relearned every N_l observations (Algorithm 1, line 6), and at once when
+  // the user changes the knowledge or adds logs.
+  if (!learned_ || n >= learned_at_ + every || (!prior_ && n > learned_at_) || knowledge != learned_knowledge_ ||
+      view.observational.size() != learned_logs_)
+    learn(view.spec, knowledge, view.observational, view.observational.size(), view.observations, n);
 }
 
 CausalPrior* Rescue::causal(const EngineView& view) {
-  if (prior_ && knowledge_key(view.spec) == learned_knowledge_) return prior_.get();
+  const CausalKnowledge knowledge = CausalKnowledge::of(view.spec);
+  if (prior_ && knowledge == learned_knowledge_ && view.observational.size() == learned_logs_) return prior_.get();
   const std::size_t rows = view.observational.size() + view.observations.size();
-  if (!preview_ || preview_rows_ != rows || knowledge_key(view.spec) != preview_knowledge_) {
-    preview_ = learn_prior(view.spec, view.observational, view.observations, view.observations.size());
+  if (!preview_ || preview_rows_ != rows || knowledge != preview_knowledge_) {
+    preview_ = learn_prior(view.spec, knowledge, view.observational, view.observational.size(), view.observations,
+                           view.observations.size());
     preview_rows_ = rows;
-    preview_knowledge_ = knowledge_key(view.spec);
+    preview_knowledge_ = knowledge;
   }
   return preview_ ? preview_.get() : prior_.get();
 }
@@ -134,6 +178,10 @@ bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
 nlohmann::json Rescue::save_state() const {
   nlohmann::json j = Hvkg::save_state();
   j["causal_observations"] = learned_ ? nlohmann::json(learned_at_) : nlohmann::json(nullptr);
+  if (learned_) {
+    j["causal_logs"] = learned_logs_;
+    j["causal_knowledge"] = learned_knowledge_.to_json();
+  }
   return j;
 }
 
@@ -146,7 +194,18 @@ void Rescue::load_state(const nlohmann::json& state, const EngineView& view) {
       fail(Status::CorruptCheckpoint, "causal_observations is not a count");
     const std::size_t n = state["causal_observations"].get<std::size_t>();
     if (n > view.observations.size()) fail(Status::CorruptCheckpoint, "causal model refers to missing observations");
-    learn(view.spec, view.observational, view.observations, n);
+    // The logs and knowledge it was learned with (checkpoints of earlier
+    // builds have neither: all logs and today's knowledge, as they assumed).
+    std::size_t logs = view.observational.size();
+    if (state.contains("causal_logs")) {
+      if (!state["causal_logs"].is_number_unsigned()) fail(Status::CorruptCheckpoint, "causal_logs is not a count");
+      logs = state["causal_logs"].get<std::size_t>();
+      if (logs > view.observational.size()) fail(Status::CorruptCheckpoint, "causal model refers to missing log rows");
+    }
+    const CausalKnowledge knowledge = state.contains("causal_knowledge")
+                                          ? CausalKnowledge::from_json(state["causal_knowledge"])
+                                          : CausalKnowledge::of(view.spec);
+    learn(view.spec, knowledge, view.observational, logs, view.observations, n);
   }
   Hvkg::load_state(state, view);
 }

@@ -42,11 +42,27 @@
 //   candidate forms of each structural equation (structural_equation.hpp).
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "acq/causal_prior.hpp"
 #include "acq/hvkg.hpp"
 
 namespace rescue::acq {
+
+/// The causal background knowledge a model is learned with: the user's DAG
+/// (or discovery) and the required and forbidden edges.
+struct CausalKnowledge {
+  bool has_dag = false;
+  std::vector<EdgeSpec> dag, required, forbidden;
+  static CausalKnowledge of(const ProblemSpec& spec);
+  bool operator==(const CausalKnowledge& o) const {
+    return has_dag == o.has_dag && dag == o.dag && required == o.required && forbidden == o.forbidden;
+  }
+  bool operator!=(const CausalKnowledge& o) const { return !(*this == o); }
+  nlohmann::json to_json() const;
+  /// Throws CorruptCheckpoint on a malformed value.
+  static CausalKnowledge from_json(const nlohmann::json& j);
+};
 
 class Rescue : public Hvkg {
  public:
@@ -55,8 +71,11 @@ class Rescue : public Hvkg {
   CausalPrior* causal(const EngineView& view) override;
   nlohmann::json save_state() const override;
   void load_state(const nlohmann::json& state, const EngineView& view) override;
-  /// Learns the causal model now from the data given (used on loading, and by before_fit).
-  void learn(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
+  /// Learns the causal model now, with this knowledge, from the first n_logs
+  /// observational rows and the first n_obs observations (used on loading, and
+  /// by before_fit).
+  void learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
+             const std::vector<std::vector<double>>& observational, std::size_t n_logs,
              const std::vector<Observation>& observations, std::size_t n_obs);
 
  protected:
@@ -69,10 +88,11 @@ class Rescue : public Hvkg {
   std::shared_ptr<CausalPrior> prior_;
   std::shared_ptr<CausalPrior> preview_;  // for queries before the strategy learned its own
   std::size_t preview_rows_ = 0;
-  std::string preview_knowledge_;
-  std::size_t learned_at_ = 0;  // observations used by the current causal model
+  CausalKnowledge preview_knowledge_;
+  std::size_t learned_at_ = 0;    // observations used by the current causal model
+  std::size_t learned_logs_ = 0;  // observational rows used by it
   bool learned_ = false;
-  std::string learned_knowledge_;  // the user DAG and edge constraints it was learned with
+  CausalKnowledge learned_knowledge_;  // the user DAG and edge constraints it was learned with
 };
 
 /// GP options of the MF-CGP: learned prior scale, offset and weight, or the

@@ -14,7 +14,7 @@ struct Healthcare {
   rescue_problem* problem = nullptr;
   rescue_optimizer* opt = nullptr;
   int width = 0;
-  explicit Healthcare(const char* strategy = "rescue", int observational = 200) {
+  explicit Healthcare(const char* strategy = "rescue", int observational = 200, double initial_budget = 2.0) {
     EXPECT_EQ(rescue_problem_builtin("healthcare", &problem), RESCUE_OK);
     rescue_problem_set_strategy(problem, strategy);
     rescue_problem_set_seed(problem, 4);
@@ -23,7 +23,7 @@ struct Healthcare {
     rescue_problem_set_param(problem, "acq.starts", 16);
     rescue_problem_set_param(problem, "acq.refine", 1);
     rescue_problem_set_param(problem, "acq.refine_evals", 8);
-    rescue_problem_set_initial_budget(problem, 2.0);
+    rescue_problem_set_initial_budget(problem, initial_budget);
     EXPECT_EQ(rescue_create(problem, &opt), RESCUE_OK) << rescue_last_error();
     width = 2 + 1 + rescue_num_indicators(opt) + 2 + 1;
     if (observational > 0) {
@@ -35,6 +35,17 @@ struct Healthcare {
   ~Healthcare() {
     rescue_destroy(opt);
     rescue_problem_free(problem);
+  }
+  void add_logs(int n, unsigned seed) {
+    std::vector<double> rows(static_cast<size_t>(n) * width);
+    ASSERT_EQ(rescue_problem_sample_observational(problem, n, seed, rows.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(opt, rows.data(), n, width), RESCUE_OK) << rescue_errmsg(opt);
+  }
+  std::vector<double> estimates() {
+    const double x[4] = {22.0, 0.2, 28.0, 0.9}, s[2] = {1.0, 0.5};
+    std::vector<double> mean(6);
+    EXPECT_EQ(rescue_causal_estimates(opt, x, 2, 2, s, mean.data(), nullptr, 3), RESCUE_OK) << rescue_errmsg(opt);
+    return mean;
   }
   void run(int steps, std::vector<double>* trace = nullptr) {
     const int k = rescue_num_indicators(opt);
@@ -252,6 +263,43 @@ TEST(CausalApi, RescueContinuesIdenticallyAfterLoadingAndWorksWithoutLogs) {
     a.run(4, &tb);
     a.opt = keep;
     EXPECT_EQ(ta, tb) << observational;
+    rescue_destroy(b);
+  }
+}
+
+// Logs added, or knowledge changed, after rescue learned its causal model:
+// the running optimizer's estimates use them at once, and a checkpoint taken
+// then restores the model it held (learned from the logs and knowledge of
+// that time), so the restored optimizer continues exactly as the original.
+TEST(CausalApi, RescueContinuesIdenticallyWhenLogsOrKnowledgeChangeAfterLearning) {
+  for (const bool logs : {true, false}) {
+    SCOPED_TRACE(logs ? "logs added" : "an edge forbidden");
+    Healthcare a("rescue", logs ? 0 : 200, 0.3);
+    a.run(14);  // past the initial design: the model is learned
+    const std::vector<double> learned = a.estimates();
+    if (logs) {
+      a.add_logs(300, 21);
+    } else {
+      ASSERT_EQ(rescue_constrain_edge(a.opt, "Aspirin", "PSA", RESCUE_EDGE_FORBIDDEN), RESCUE_OK);
+    }
+    const std::vector<double> changed = a.estimates();
+    EXPECT_NE(changed, learned) << "the estimates ignore the change";
+    size_t len = 0;
+    ASSERT_EQ(rescue_save(a.opt, nullptr, 0, &len), RESCUE_OK);
+    std::string text(len + 1, '\0');
+    ASSERT_EQ(rescue_save(a.opt, &text[0], text.size(), &len), RESCUE_OK);
+    text.resize(len);
+    rescue_optimizer* b = nullptr;
+    ASSERT_EQ(rescue_load(text.data(), text.size(), &b), RESCUE_OK) << rescue_last_error();
+    std::vector<double> ta, tb, eb;
+    rescue_optimizer* keep = a.opt;
+    a.opt = b;
+    eb = a.estimates();
+    a.run(4, &tb);
+    a.opt = keep;
+    a.run(4, &ta);
+    EXPECT_EQ(eb, changed);
+    EXPECT_EQ(ta, tb);
     rescue_destroy(b);
   }
 }
