@@ -41,10 +41,25 @@ std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vect
     for (int m = 0; m < M; ++m) ref[m] = spec.to_min(m, spec.reference_point()[m]);
     return ref;
   }
-  std::vector<double> pts;
-  for (const auto& o : observations)
-    if (!o.failed)
+  // The front of the feasible observations: only feasible configurations
+  // count in a hypervolume, and infeasible ones that dominate them (a
+  // constraint that cuts off the region good in every objective) would put
+  // every feasible configuration outside the box and make every gain zero.
+  // Without a feasible observation yet, the front of all of them.
+  auto front_points = [&](bool feasible_only) {
+    std::vector<double> pts;
+    for (const auto& o : observations) {
+      if (o.failed) continue;
+      bool feasible = true;
+      for (int q = 0; q < spec.num_constraints() && feasible_only; ++q)
+        feasible = q < static_cast<int>(o.g.size()) && spec.constraints()[q].feasible(o.g[q]);
+      if (!feasible) continue;
       for (int m = 0; m < M; ++m) pts.push_back(spec.to_min(m, o.y[m]));
+    }
+    return pts;
+  };
+  std::vector<double> pts = front_points(spec.num_constraints() > 0);
+  if (pts.empty()) pts = front_points(false);
   const std::size_t n = pts.size() / M;
   if (n == 0) return std::vector<double>(M, 0.0);
   std::vector<double> nadir(M, -HUGE_VAL), ideal(M, HUGE_VAL);

@@ -30,7 +30,8 @@ Eigen::MatrixXd with_fidelity(const Eigen::MatrixXd& U, double unit_fidelity);
 
 /// The hypervolume reference point in the minimization convention: the
 /// problem's own, or one inferred from the data as BoTorch does (the nadir of
-/// the observed Pareto front pushed out by 10% of its range).
+/// the observed Pareto front pushed out by 10% of its range), the front of
+/// the feasible observations when there is one (of all observations before).
 std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vector<Observation>& observations);
 
 class Surrogate {

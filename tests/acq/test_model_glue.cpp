@@ -73,6 +73,24 @@ TEST(ReferencePoint, ProblemsOwnOrInferredFromTheFront) {
   const auto own = acq::reference_point_min(p, obs);
   EXPECT_EQ(own[0], 2.0);
   EXPECT_EQ(own[1], 3.0);
+
+  // With a constraint, the front of the feasible observations: an infeasible
+  // observation that dominates them all must not pull the box in front of them.
+  ProblemSpec c = two_objective_spec(true);  // g <= 0.5
+  std::vector<Observation> cobs = obs;
+  for (auto& o : cobs) o.g = {0.2};
+  cobs.push_back(cobs[0]);
+  cobs.back().y = {-1.0, 3.0};  // (-1, -3) in min convention: dominates every other point
+  cobs.back().g = {0.9};
+  const auto feasible_ref = acq::reference_point_min(c, cobs);
+  EXPECT_NEAR(feasible_ref[0], 1.1, 1e-12);
+  EXPECT_NEAR(feasible_ref[1], 0.1, 1e-12);
+  // Without a feasible observation, the front of all of them: (-1, -3) alone,
+  // pushed out by the smallest range.
+  for (auto& o : cobs) o.g = {0.9};
+  const auto all_ref = acq::reference_point_min(c, cobs);
+  EXPECT_NEAR(all_ref[0], -1.0, 1e-6);
+  EXPECT_NEAR(all_ref[1], -3.0, 1e-6);
 }
 
 TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
