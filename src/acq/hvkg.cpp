@@ -57,6 +57,19 @@ double InnerMaximization::operator()(const RowMatrix& objectives) const {
   return moo::greedy_hv_selection(objectives.data(), n, m, ref, max_points).hypervolume;
 }
 
+std::vector<double> inner_reference_point(const ProblemSpec& spec, const std::vector<Observation>& observations,
+                                          const RowMatrix& pool_means) {
+  std::vector<double> ref = reference_point_min(spec, observations);
+  if (!spec.reference_point().empty() || pool_means.rows() == 0) return ref;
+  const Eigen::Index M = pool_means.cols();
+  for (Eigen::Index i = 0; i < pool_means.rows(); ++i) {
+    bool inside = true;
+    for (Eigen::Index m = 0; m < M && inside; ++m) inside = pool_means(i, m) < ref[static_cast<std::size_t>(m)];
+    if (inside) return ref;
+  }
+  return front_reference_point(pool_means.data(), static_cast<std::size_t>(pool_means.rows()), static_cast<int>(M));
+}
+
 double expected_inner_value(const gp::MultiFidelityGp& gp, const gp::PreparedPool& pool, const Eigen::VectorXd& candidate,
                             const Eigen::MatrixXd& base, const InnerMaximization& inner) {
   const std::vector<Eigen::MatrixXd> fantasies = gp.fantasy_means(pool, candidate, base);
@@ -198,7 +211,6 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const std::size_t P = static_cast<std::size_t>(std::max(1.0, spec.param("kg.set_size", 10)));
   const int n_pool = std::max(8, static_cast<int>(spec.param("kg.pool", 256)));
   const double threshold = spec.param("feasibility.threshold", 0.5);
-  const std::vector<double> ref = reference_point_min(spec, view.observations);
   const gp::MultiFidelityGp& gp = model_.gp();
 
   // Pool at the target fidelity, restricted to predicted-feasible configurations.
@@ -221,6 +233,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     z.row(static_cast<Eigen::Index>(i)) = z_all.row(keep[i]);
     current.row(static_cast<Eigen::Index>(i)) = mean.row(keep[i]).leftCols(M);
   }
+  const std::vector<double> ref = inner_reference_point(spec, view.observations, current);
   // Inner maximization: HV of the posterior means, plus w HV of the causal
   // estimates of the same set for C-HVKG (computed once: they do not depend on
   // the fantasies).

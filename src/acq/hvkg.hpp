@@ -110,6 +110,16 @@ struct InnerMaximization {
   double operator()(const RowMatrix& objectives) const;
 };
 
+/// The reference point of the inner maximization (minimization convention):
+/// reference_point_min, except that an inferred one (the problem has none)
+/// that no row of `pool_means` (n x M: the objectives' posterior means at the
+/// kept target-fidelity pool) strictly dominates is replaced by the one
+/// inferred from the front of those means. That happens when cheap fidelities
+/// read better than the target: the observed front then lies beyond every
+/// target prediction, every hypervolume is zero and so is every gain.
+std::vector<double> inner_reference_point(const ProblemSpec& spec, const std::vector<Observation>& observations,
+                                          const RowMatrix& pool_means);
+
 /// The one-step lookahead value of observing `candidate` (unit configuration
 /// and fidelity, d+1): the average over the fantasies of `base` (K x P
 /// samples) of the inner maximization of the fantasy posterior means of the

@@ -60,10 +60,14 @@ std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vect
   };
   std::vector<double> pts = front_points(spec.num_constraints() > 0);
   if (pts.empty()) pts = front_points(false);
-  const std::size_t n = pts.size() / M;
+  return front_reference_point(pts.data(), pts.size() / M, M);
+}
+
+std::vector<double> front_reference_point(const double* pts, std::size_t n, int M) {
+  std::vector<double> ref(static_cast<std::size_t>(M));
   if (n == 0) return std::vector<double>(M, 0.0);
   std::vector<double> nadir(M, -HUGE_VAL), ideal(M, HUGE_VAL);
-  for (std::size_t i : moo::nondominated_indices(pts.data(), n, M))
+  for (std::size_t i : moo::nondominated_indices(pts, n, M))
     for (int m = 0; m < M; ++m) {
       nadir[m] = std::max(nadir[m], pts[i * M + m]);
       ideal[m] = std::min(ideal[m], pts[i * M + m]);

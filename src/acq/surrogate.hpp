@@ -34,6 +34,10 @@ Eigen::MatrixXd with_fidelity(const Eigen::MatrixXd& U, double unit_fidelity);
 /// the feasible observations when there is one (of all observations before).
 std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vector<Observation>& observations);
 
+/// The nadir of the Pareto front of n points (n x M, row-major, minimized)
+/// pushed out by 10% of the front's range in each objective; zeros for n = 0.
+std::vector<double> front_reference_point(const double* points, std::size_t n, int M);
+
 class Surrogate {
  public:
   explicit Surrogate(const ProblemSpec& spec, gp::GpOptions options = {});

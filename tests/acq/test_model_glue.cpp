@@ -93,6 +93,33 @@ TEST(ReferencePoint, ProblemsOwnOrInferredFromTheFront) {
   EXPECT_NEAR(all_ref[1], -3.0, 1e-6);
 }
 
+// The inner maximization's reference point: the inferred one, unless no
+// target prediction lies inside its box (cheap fidelities that read better
+// than the target set the observed front); then the one inferred from the
+// predictions. A reference point the user gives is always kept.
+TEST(ReferencePoint, InnerMaximizationKeepsTargetPredictionsInsideTheBox) {
+  ProblemSpec p = two_objective_spec(false);
+  std::vector<Observation> obs = {observe(p, 0.2, 15.0, 0.1), observe(p, 0.8, 15.0, 0.1)};
+  obs[0].y = {-5.0, 10.0};  // (-5, -10) in min convention
+  obs[1].y = {-4.0, 12.0};  // (-4, -12): nadir (-4, -10), range (1, 2)
+  const auto inferred = acq::reference_point_min(p, obs);
+  EXPECT_NEAR(inferred[0], -3.9, 1e-12);
+  EXPECT_NEAR(inferred[1], -9.8, 1e-12);
+  acq::RowMatrix far(2, 2);
+  far << 0.1, -0.5, 0.5, -0.9;
+  // Front of the predictions (0.1, -0.5), (0.5, -0.9): nadir (0.5, -0.5), range (0.4, 0.4).
+  const auto moved = acq::inner_reference_point(p, obs, far);
+  EXPECT_NEAR(moved[0], 0.54, 1e-12);
+  EXPECT_NEAR(moved[1], -0.46, 1e-12);
+  acq::RowMatrix one_inside = far;
+  one_inside.row(1) << -4.5, -11.0;
+  EXPECT_EQ(acq::inner_reference_point(p, obs, one_inside), inferred);
+  p.set_reference_point({-1.0, 1.0});
+  const auto own = acq::inner_reference_point(p, obs, far);
+  EXPECT_EQ(own[0], -1.0);
+  EXPECT_EQ(own[1], -1.0);
+}
+
 TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
   ProblemSpec p = two_objective_spec(false);
   Rng rng(5);
