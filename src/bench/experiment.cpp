@@ -68,9 +68,13 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
             library_strategy = v.strategy;
             if (v.observational_rows >= 0) r.observational_rows = v.observational_rows;
           }
-        // Only the rescue strategy's model differs from the plain multi-fidelity
-        // GP that every other strategy's recommender uses.
-        r.shared_recommender = library_strategy == "rescue";
+        // The protocol's one recommender for every strategy: a plain GP in a
+        // model-free optimizer fed the run's evaluations. A model strategy's
+        // own optimizer recommends from its own GP, which it refits at every
+        // suggestion from other warm starts, so even a plain-GP strategy's own
+        // recommendation differs from it; only `random`'s optimizer is that
+        // recommender itself.
+        r.shared_recommender = library_strategy != "random";
         plan.push_back(r);
       }
   }
