@@ -45,40 +45,37 @@ CausalKnowledge CausalKnowledge::of(const ProblemSpec& spec) {
   return k;
 }
 
-namespace {
-
-nlohmann::json edges_json(const std::vector<EdgeSpec>& edges) {
+nlohmann::json edges_to_json(const std::vector<EdgeSpec>& edges) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& e : edges) a.push_back({{"from", e.from}, {"to", e.to}});
   return a;
 }
 
-std::vector<EdgeSpec> edges_from_json(const nlohmann::json& j, const char* key) {
-  const auto bad = [&]() { fail(Status::CorruptCheckpoint, std::string("causal knowledge: ") + key + " is not a list of edges"); };
-  if (!j.contains(key) || !j[key].is_array()) bad();
+std::vector<EdgeSpec> edges_from_json(const nlohmann::json& a, const std::string& what) {
+  const auto bad = [&]() { fail(Status::CorruptCheckpoint, "corrupt checkpoint: " + what + " is not a list of edges"); };
+  if (!a.is_array()) bad();
   std::vector<EdgeSpec> out;
-  for (const auto& e : j[key]) {
+  for (const auto& e : a) {
     if (!e.is_object() || !e.contains("from") || !e.contains("to") || !e["from"].is_string() || !e["to"].is_string()) bad();
     out.push_back({e["from"].get<std::string>(), e["to"].get<std::string>()});
   }
   return out;
 }
 
-}  // namespace
-
 nlohmann::json CausalKnowledge::to_json() const {
-  return {{"user_dag", has_dag ? edges_json(dag) : nlohmann::json(nullptr)},
-          {"required", edges_json(required)},
-          {"forbidden", edges_json(forbidden)}};
+  return {{"user_dag", has_dag ? edges_to_json(dag) : nlohmann::json(nullptr)},
+          {"required", edges_to_json(required)},
+          {"forbidden", edges_to_json(forbidden)}};
 }
 
 CausalKnowledge CausalKnowledge::from_json(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("user_dag")) fail(Status::CorruptCheckpoint, "causal knowledge is not an object");
+  if (!j.is_object() || !j.contains("user_dag") || !j.contains("required") || !j.contains("forbidden"))
+    fail(Status::CorruptCheckpoint, "corrupt checkpoint: causal knowledge is not an object of three edge lists");
   CausalKnowledge k;
   k.has_dag = !j["user_dag"].is_null();
-  if (k.has_dag) k.dag = edges_from_json(j, "user_dag");
-  k.required = edges_from_json(j, "required");
-  k.forbidden = edges_from_json(j, "forbidden");
+  if (k.has_dag) k.dag = edges_from_json(j["user_dag"], "the causal model's user DAG");
+  k.required = edges_from_json(j["required"], "the causal model's required edges");
+  k.forbidden = edges_from_json(j["forbidden"], "the causal model's forbidden edges");
   return k;
 }
 

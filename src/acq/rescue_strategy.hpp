@@ -42,12 +42,18 @@
 //   candidate forms of each structural equation (structural_equation.hpp).
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acq/causal_prior.hpp"
 #include "acq/hvkg.hpp"
 
 namespace rescue::acq {
+
+/// Edges as a JSON array of {"from", "to"} objects (the checkpoints' form).
+nlohmann::json edges_to_json(const std::vector<EdgeSpec>& edges);
+/// The inverse; a malformed value fails CorruptCheckpoint naming `what`.
+std::vector<EdgeSpec> edges_from_json(const nlohmann::json& a, const std::string& what);
 
 /// The causal background knowledge a model is learned with: the user's DAG
 /// (or discovery) and the required and forbidden edges.

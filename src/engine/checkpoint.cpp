@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "acq/rescue_strategy.hpp"
 #include "engine/optimizer.hpp"
 
 namespace rescue::engine {
@@ -86,14 +87,9 @@ json problem_to_json(const ProblemSpec& p) {
   j["budget"] = p.budget();
   j["initial_budget"] = p.has_initial_budget() ? json(p.initial_budget()) : json(nullptr);
   j["params"] = p.params();
-  auto edges = [](const std::vector<EdgeSpec>& list) {
-    json a = json::array();
-    for (const auto& e : list) a.push_back({{"from", e.from}, {"to", e.to}});
-    return a;
-  };
-  j["user_dag"] = p.has_user_dag() ? edges(p.user_dag()) : json(nullptr);
-  j["required_edges"] = edges(p.required_edges());
-  j["forbidden_edges"] = edges(p.forbidden_edges());
+  j["user_dag"] = p.has_user_dag() ? acq::edges_to_json(p.user_dag()) : json(nullptr);
+  j["required_edges"] = acq::edges_to_json(p.required_edges());
+  j["forbidden_edges"] = acq::edges_to_json(p.forbidden_edges());
   return j;
 }
 
@@ -152,17 +148,11 @@ ProblemSpec problem_from_json(const json& j) {
   if (!params.is_object()) corrupt("params is not an object");
   for (auto it = params.begin(); it != params.end(); ++it) p.restore_param(it.key(), finite(it.value(), "parameter"));
   // Causal background knowledge (absent in checkpoints of older builds of format 1).
-  auto edges = [](const json& a, const char* what) {
-    if (!a.is_array()) corrupt(std::string(what) + " is not an array");
-    std::vector<EdgeSpec> out;
-    for (const auto& e : a) out.push_back({text(field(e, "from"), what), text(field(e, "to"), what)});
-    return out;
-  };
-  if (j.contains("user_dag") && !j["user_dag"].is_null()) p.set_user_dag(edges(j["user_dag"], "user DAG"));
+  if (j.contains("user_dag") && !j["user_dag"].is_null()) p.set_user_dag(acq::edges_from_json(j["user_dag"], "user DAG"));
   if (j.contains("required_edges"))
-    for (const auto& e : edges(j["required_edges"], "required edges")) p.add_edge_constraint(e, true);
+    for (const auto& e : acq::edges_from_json(j["required_edges"], "required edges")) p.add_edge_constraint(e, true);
   if (j.contains("forbidden_edges"))
-    for (const auto& e : edges(j["forbidden_edges"], "forbidden edges")) p.add_edge_constraint(e, false);
+    for (const auto& e : acq::edges_from_json(j["forbidden_edges"], "forbidden edges")) p.add_edge_constraint(e, false);
   return p;
 }
 

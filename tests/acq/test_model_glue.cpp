@@ -57,6 +57,30 @@ TEST(TrainingSet, ObjectivesInMinimizationConventionAndFailuresLeftOut) {
   EXPECT_DOUBLE_EQ(t.Y(1, 2), obs[2].g[0]);        // constraint metric as given
 }
 
+// Brute force for the knowledge gradients: for each row of E, the observation
+// at `cand` drawn from the predictive there with that row as its normal
+// sample, the GP conditioned on the data plus it (same hyperparameters), and
+// its posterior mean and variance at `pool`.
+std::vector<std::pair<Eigen::MatrixXd, Eigen::MatrixXd>> conditioned_on_draws(const gp::MultiFidelityGp& gp,
+                                                                                const acq::TrainingSet& data,
+                                                                                const Eigen::VectorXd& cand,
+                                                                                const Eigen::MatrixXd& E,
+                                                                                const Eigen::MatrixXd& pool) {
+  const gp::Posterior pc = gp.posterior(cand.transpose(), true);
+  const Eigen::MatrixXd L = pc.covariance.llt().matrixL();
+  std::vector<std::pair<Eigen::MatrixXd, Eigen::MatrixXd>> out;
+  for (Eigen::Index k = 0; k < E.rows(); ++k) {
+    const Eigen::VectorXd y = pc.mean.row(0).transpose() + L * E.row(k).transpose();
+    Eigen::MatrixXd Xa(data.X.rows() + 1, data.X.cols()), Ya(data.Y.rows() + 1, data.Y.cols());
+    Xa << data.X, cand.transpose();
+    Ya << data.Y, y.transpose();
+    Eigen::MatrixXd m2, v2;
+    gp.conditioned_on(Xa, Ya).posterior_mean_variance(pool, m2, v2);
+    out.emplace_back(std::move(m2), std::move(v2));
+  }
+  return out;
+}
+
 TEST(ReferencePoint, ProblemsOwnOrInferredFromTheFront) {
   ProblemSpec p = two_objective_spec(false);
   std::vector<Observation> obs = {observe(p, 0.0, 15.0, 1.0), observe(p, 1.0, 15.0, 1.0), observe(p, 0.5, 15.0, 1.0),
@@ -407,18 +431,9 @@ TEST(FeasibilitySearch, ExpectedBestFeasibilityMatchesConditioningOnTheDrawnObse
                                   Eigen::Vector3d(0.2, 0.9, 0.6)}) {
     cand = c;
     const double got = acq::expected_best_feasibility(model, prepared, mean, var, cand, E);
-    const gp::Posterior pc = gp.posterior(cand.transpose(), true);
-    const Eigen::MatrixXd L = pc.covariance.llt().matrixL();
     double want = 0.0;
-    for (Eigen::Index k = 0; k < E.rows(); ++k) {
-      const Eigen::VectorXd y = pc.mean.row(0).transpose() + L * E.row(k).transpose();
-      Eigen::MatrixXd Xa(data.X.rows() + 1, 3), Ya(data.Y.rows() + 1, data.Y.cols());
-      Xa << data.X, cand.transpose();
-      Ya << data.Y, y.transpose();
-      Eigen::MatrixXd m2, v2;
-      gp.conditioned_on(Xa, Ya).posterior_mean_variance(pool, m2, v2);
+    for (const auto& [m2, v2] : conditioned_on_draws(gp, data, cand, E, pool))
       want += model.probability_feasible(m2, v2).maxCoeff() / static_cast<double>(E.rows());
-    }
     EXPECT_NEAR(got, want, 1e-7) << c.transpose();
   }
   // The expected best is never below today's best (Jensen: each probability
@@ -538,18 +553,8 @@ TEST(Hvkg, ExpectedInnerValueMatchesConditioningOnTheDrawnObservations) {
   for (const Eigen::Vector3d& c : {Eigen::Vector3d(0.3, 0.5, 1.0), Eigen::Vector3d(0.7, 0.2, 0.1),
                                   Eigen::Vector3d(0.55, 0.9, 0.5)}) {
     cand = c;
-    const gp::Posterior pc = gp.posterior(cand.transpose(), true);
-    const Eigen::MatrixXd L = pc.covariance.llt().matrixL();
     std::vector<Eigen::MatrixXd> conditioned;
-    for (Eigen::Index k = 0; k < E.rows(); ++k) {
-      const Eigen::VectorXd y = pc.mean.row(0).transpose() + L * E.row(k).transpose();
-      Eigen::MatrixXd Xa(data.X.rows() + 1, 3), Ya(data.Y.rows() + 1, data.Y.cols());
-      Xa << data.X, cand.transpose();
-      Ya << data.Y, y.transpose();
-      Eigen::MatrixXd m2, v2;
-      gp.conditioned_on(Xa, Ya).posterior_mean_variance(pool, m2, v2);
-      conditioned.push_back(m2.leftCols(2));
-    }
+    for (const auto& [m2, v2] : conditioned_on_draws(gp, data, cand, E, pool)) conditioned.push_back(m2.leftCols(2));
     for (const double w : {0.0, 0.7}) {
       for (const std::size_t P : {std::size_t{n}, std::size_t{1}}) {
         SCOPED_TRACE(testing::Message() << "candidate " << c.transpose() << ", w " << w << ", P " << P);
