@@ -66,26 +66,77 @@ std::vector<std::vector<double>> spread_members(const FrontArchive& archive, std
   return out;
 }
 
-moo::Nsga2Result run_nsga2(const ProblemSpec& spec, TargetFunction& fn, int population, int generations, Rng& rng,
-                           const std::vector<std::vector<double>>& seeds) {
+// The options the search varies, and the configuration it completes: the
+// problem's target_fixed_options() hold their values, the rest are free.
+class Subspace {
+ public:
+  explicit Subspace(const problems::BenchmarkProblem& problem) : spec_(problem.spec()), base_(spec_.dim(), 0.0) {
+    const int d = spec_.dim();
+    std::vector<char> fixed(d, 0);
+    for (const auto& [j, v] : problem.target_fixed_options()) {
+      if (j < 0 || j >= d || fixed[j])
+        fail(Status::InvalidState, "problem '" + problem.name() + "': invalid or repeated fixed option " +
+                                       std::to_string(j));
+      const auto& o = spec_.options()[j];
+      if (!(v >= o.lower && v <= o.upper))
+        fail(Status::InvalidState, "problem '" + problem.name() + "': fixed value of '" + o.name + "' out of its range");
+      fixed[j] = 1;
+      base_[j] = v;
+    }
+    for (int j = 0; j < d; ++j)
+      if (!fixed[j]) free_.push_back(j);
+    if (free_.empty()) fail(Status::InvalidState, "problem '" + problem.name() + "': every option is fixed");
+  }
+  int dim() const { return static_cast<int>(free_.size()); }
+  int held() const { return spec_.dim() - dim(); }
+  const std::vector<int>& free() const { return free_; }
+  // The full configuration of a point of the free options' unit cube.
+  void from_unit(const double* u_free, std::vector<double>& x) const {
+    std::vector<double> u(spec_.dim(), 0.0);
+    for (int k = 0; k < dim(); ++k) u[free_[k]] = u_free[k];
+    x.resize(spec_.dim());
+    spec_.from_unit(u.data(), x.data());
+    for (int j = 0; j < spec_.dim(); ++j)
+      if (!is_free(j)) x[j] = base_[j];
+  }
+  // The free options' unit coordinates of a full configuration.
+  std::vector<double> to_unit(const std::vector<double>& x) const {
+    std::vector<double> u(spec_.dim()), out(free_.size());
+    spec_.to_unit(x.data(), u.data());
+    for (int k = 0; k < dim(); ++k) out[k] = u[free_[k]];
+    return out;
+  }
+
+ private:
+  bool is_free(int j) const { return std::find(free_.begin(), free_.end(), j) != free_.end(); }
+  const ProblemSpec& spec_;
+  std::vector<double> base_;
+  std::vector<int> free_;
+};
+
+moo::Nsga2Result run_nsga2(const ProblemSpec& spec, const Subspace& sub, TargetFunction& fn, int population,
+                           int generations, Rng& rng, const std::vector<std::vector<double>>& seeds) {
   moo::Nsga2Problem pb;
-  pb.n_var = static_cast<std::size_t>(spec.dim());
+  pb.n_var = static_cast<std::size_t>(sub.dim());
   pb.n_obj = 2;
-  for (const auto& o : spec.options()) {
+  for (int j : sub.free()) {
+    const auto& o = spec.options()[j];
     pb.lower.push_back(o.lower);
     pb.upper.push_back(o.upper);
     pb.integer.push_back(o.kind == OptionKind::Integer);
   }
-  std::vector<double> x(pb.n_var);
+  std::vector<double> x;
+  sub.from_unit(std::vector<double>(pb.n_var, 0.0).data(), x);
   pb.evaluate = [&](const double* xv, double* f, double* violation) {
-    x.assign(xv, xv + pb.n_var);
+    for (std::size_t k = 0; k < pb.n_var; ++k) x[sub.free()[k]] = xv[k];
     *violation = fn(x, f);
   };
   moo::Nsga2Options opt;
   opt.population = static_cast<std::size_t>(population);
   opt.generations = static_cast<std::size_t>(generations);
   std::vector<double> initial;
-  for (const auto& s : seeds) initial.insert(initial.end(), s.begin(), s.end());
+  for (const auto& s : seeds)
+    for (int j : sub.free()) initial.push_back(s[j]);
   return moo::nsga2(pb, opt, rng, initial.empty() ? nullptr : initial.data(), seeds.size());
 }
 
@@ -113,7 +164,8 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
     fail(Status::InvalidArgument, "maximum hypervolume search: invalid options");
   const double r1 = spec.to_min(0, spec.reference_point()[0]);
   const double r2 = spec.to_min(1, spec.reference_point()[1]);
-  const int d = spec.dim();
+  const Subspace sub(problem);
+  const int d = sub.dim();
   auto say = [&](const std::string& s) {
     if (log) log(problem.name() + " (seed " + std::to_string(seed) + "): " + s);
   };
@@ -122,8 +174,9 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   Rng rng(seed);
   MaxHvResult res;
   std::ostringstream method;
-  std::vector<double> x(d), u(d);
+  std::vector<double> x, u(d);
   double f[2];
+  if (sub.held() > 0) method << sub.held() << " options held at their values of target_fixed_options(), ";
 
   // Global stage.
   double h0;  // initial refinement half-width, unit box
@@ -133,7 +186,7 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
     for (std::int64_t k = 0; k < total; ++k) {
       u[0] = static_cast<double>(k % g) / (g - 1);
       if (d == 2) u[1] = static_cast<double>(k / g) / (g - 1);
-      spec.from_unit(u.data(), x.data());
+      sub.from_unit(u.data(), x);
       fn(x, f);
     }
     h0 = 1.0 / (g - 1);
@@ -141,7 +194,7 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   } else {
     for (int r = 0; r < options.nsga_runs; ++r) {
       Rng run_rng = rng.split();
-      run_nsga2(spec, fn, options.population, options.generations, run_rng, {});
+      run_nsga2(spec, sub, fn, options.population, options.generations, run_rng, {});
       say("NSGA-II run " + std::to_string(r + 1) + ": archive " + std::to_string(archive.size()) + " points, HV " +
           fmt(archive.hypervolume(r1, r2)));
     }
@@ -155,7 +208,7 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   // NSGA-II seeded with the front found so far.
   if (options.seeded_generations > 0) {
     Rng run_rng = rng.split();
-    run_nsga2(spec, fn, options.population, options.seeded_generations, run_rng,
+    run_nsga2(spec, sub, fn, options.population, options.seeded_generations, run_rng,
               spread_members(archive, static_cast<std::size_t>(options.population)));
     res.stage_values.push_back(archive.hypervolume(r1, r2));
     method << ", seeded NSGA-II (" << options.seeded_generations << " generations)";
@@ -167,11 +220,11 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   for (int level = 0; level < options.refine_levels; ++level) {
     const auto centres = spread_members(archive, options.refine_max_points);
     for (const auto& c : centres) {
-      spec.to_unit(c.data(), u.data());
+      u = sub.to_unit(c);
       for (int k = 0; k < options.refine_samples; ++k) {
         std::vector<double> v(d);
         for (int j = 0; j < d; ++j) v[j] = std::clamp(u[j] + rng.uniform(-h, h), 0.0, 1.0);
-        spec.from_unit(v.data(), x.data());
+        sub.from_unit(v.data(), x);
         fn(x, f);
       }
     }

@@ -2,6 +2,8 @@
 // regret is measured against): the supremum of the hypervolume over feasible
 // configurations, i.e. the hypervolume of the true Pareto front.
 //
+// The search varies the options the problem does not hold fixed
+// (BenchmarkProblem::target_fixed_options()); d below counts those.
 // Method: for d <= 2 a dense grid over the option box; otherwise several long
 // NSGA-II runs on the noise-free target function (feasible points only), every
 // evaluation entering a non-dominated archive. Then, for every problem, NSGA-II

@@ -41,6 +41,14 @@ class BenchmarkProblem {
   /// robot's risk, a constraint metric, inside its recoveries, an indicator),
   /// the edges come from that variable's own parents instead.
   virtual std::vector<std::pair<std::string, std::string>> causal_edges() const = 0;
+  /// Option values that can replace a configuration's own without loss at the
+  /// target fidelity: for every configuration x, setting all of these (index,
+  /// value) pairs leaves each objective no worse and each constraint metric no
+  /// nearer to violation. The maximum-hypervolume search then holds them
+  /// fixed and searches the other options only, since the projection of any
+  /// Pareto-optimal configuration is feasible and at least as good. Empty
+  /// (the default) when the problem states none.
+  virtual std::vector<std::pair<int, double>> target_fixed_options() const { return {}; }
 };
 
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.

@@ -132,6 +132,33 @@ void RobotStandin::add_noise(Evaluation& e, Rng& rng) const {
   e.g[1] = clip01(e.g[1] + completion_sd_ * rng.normal());  // risk (g[0]) is deterministic
 }
 
+std::vector<std::pair<int, double>> RobotStandin::target_fixed_options() const {
+  // At the target (k = 1, g = 1), read off the equations of model():
+  // - acc_lim_x enters time only, through 1 / acc_lim_x: its upper bound;
+  //   max_vel_theta / acc_lim_theta enters energy only: 0.5 and 5.
+  // - |decel_lim_x| lowers time and r_speed (so risk, recoveries, and raises
+  //   completion): -4. sim_time raises r_reaction, plan_load and the
+  //   completion penalty: 1. local_width only divides recoveries: 5.
+  //   global_cost_scaling_factor only lengthens the path: 2.
+  // - PathDist.scale - GoalDist.scale only lengthens the path: 10 and 60
+  //   (GoalDist.scale also enters r_goal, which is clipped to 1 on the whole
+  //   box: its ratio is at least 20 / 0.11 / 3). PathAlign.scale and
+  //   GoalAlign.scale enter only through |GoalAlign - PathAlign| in recoveries
+  //   (GoalAlign.scale also through the clipped r_goal): both 10.
+  // - min_vel_x, max_speed_xy, decel_lim_theta, RotateToGoal.scale,
+  //   local_height, local_cost_scaling_factor and global_resolution enter
+  //   nothing: their lower bounds.
+  // BaseObstacle.scale and global_inflation_radius act only through v_eff,
+  // which time wants high and energy low; at the lower bound of max_vel_x only
+  // they can lower v_eff further, so they stay free.
+  return {{kMinVelX, -3.0},          {kMaxVelTheta, 0.5},        {kMaxSpeedXy, 0.0},
+          {kAccLimX, 4.0},           {kAccLimTheta, 5.0},        {kDecelLimX, -4.0},
+          {kDecelLimTheta, -5.0},    {kSimTime, 1.0},            {kPathAlignScale, 10.0},
+          {kGoalAlignScale, 10.0},   {kPathDistScale, 10.0},     {kGoalDistScale, 60.0},
+          {kRotateToGoalScale, 10.0}, {kLocalWidth, 5.0},        {kLocalHeight, 2.0},
+          {kLocalCostScalingFactor, 2.0}, {kGlobalResolution, 0.04}, {kGlobalCostScalingFactor, 2.0}};
+}
+
 std::vector<std::pair<std::string, std::string>> RobotStandin::model_edges() const {
   // r_goal is clipped to 1 everywhere in the option box (its ratio is at
   // least 20 / 0.11 / 3 > 60), so GoalAlign.scale, GoalDist.scale and

@@ -32,6 +32,11 @@ class RobotStandin final : public ModelProblem {
   /// for a value that is not a level.
   static double clutter(double s);
   static double physics_gain(double s);
+  /// The 18 options whose best value at the target does not depend on the
+  /// rest (see robot_standin.cpp); the other 7 (max_vel_x, the two sample
+  /// counts, BaseObstacle.scale, local_resolution and the two inflation
+  /// radii) trade the objectives against each other or the constraints.
+  std::vector<std::pair<int, double>> target_fixed_options() const override;
 
  private:
   Evaluation model(const double* x, double s) const override;

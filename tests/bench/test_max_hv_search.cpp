@@ -38,6 +38,8 @@ class Zdt1Like : public rescue::problems::BenchmarkProblem {
     return evaluate(x, s);
   }
   std::vector<double> sample_observational(rescue::Rng&) const override { return {}; }
+  std::vector<std::pair<int, double>> target_fixed_options() const override { return fixed_; }
+  std::vector<std::pair<int, double>> fixed_;  // x2.. at 0 is where g is lowest: a sound choice
   std::vector<std::pair<std::string, std::string>> causal_edges() const override {
     std::vector<std::pair<std::string, std::string>> e{{"x1", "f1"}, {"x1", "neg_f2"}};
     for (int j = 1; j < spec_.dim(); ++j) e.emplace_back(spec_.options()[j].name, "neg_f2");
@@ -108,5 +110,37 @@ TEST(MaxHvSearch, RejectsBadInput) {
   EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
   o = rescue::bench::MaxHvOptions::quick();
   o.grid = 1;
+  EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
+}
+
+TEST(MaxHvSearch, HoldsTheProblemsFixedOptions) {
+  // d = 4 with x3 and x4 held at 0 (their best value): the search varies x1
+  // and x2 only, so it takes the grid path and reaches the maximum.
+  Zdt1Like p(4, false);
+  p.fixed_ = {{2, 0.0}, {3, 0.0}};
+  auto o = rescue::bench::MaxHvOptions::quick();
+  o.refine_levels = 5;
+  o.refine_max_points = 20000;
+  const auto r = rescue::bench::compute_max_hypervolume(p, o);
+  EXPECT_NE(r.method.find("2 options held"), std::string::npos);
+  EXPECT_NE(r.method.find("grid 129^2"), std::string::npos);
+  EXPECT_LE(r.value, 2.0 / 3.0 + 1e-12);
+  EXPECT_LT(2.0 / 3.0 - r.value, 1e-4);
+  // Held at a poor value, the front is that of g = 1 + 9 * 2 / 3 = 7: lower.
+  p.fixed_ = {{2, 1.0}, {3, 1.0}};
+  const auto worse = rescue::bench::compute_max_hypervolume(p, o);
+  EXPECT_LT(worse.value, r.value - 0.1);
+}
+
+TEST(MaxHvSearch, RejectsInvalidFixedOptions) {
+  Zdt1Like p(3, false);
+  const auto o = rescue::bench::MaxHvOptions::quick();
+  p.fixed_ = {{3, 0.0}};  // no such option
+  EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
+  p.fixed_ = {{1, 0.0}, {1, 0.5}};  // repeated
+  EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
+  p.fixed_ = {{1, 1.5}};  // out of range
+  EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
+  p.fixed_ = {{0, 0.0}, {1, 0.0}, {2, 0.0}};  // nothing left to search
   EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
 }

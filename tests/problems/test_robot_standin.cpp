@@ -118,5 +118,48 @@ TEST(RobotStandin, IntegerOptionsMustBeIntegers) {
   EXPECT_EQ(testing::status_of([&] { p->evaluate(x.data(), 1.0); }), Status::InvalidArgument);
 }
 
+// The maximum-hypervolume search holds target_fixed_options() fixed; that is
+// sound only if, for any configuration, setting them all leaves each objective
+// (both minimized) no worse and each constraint no nearer to violation.
+TEST(RobotStandin, FixedOptionsAreNeverWorseAtTheTarget) {
+  const RobotStandin p;
+  const auto& spec = p.spec();
+  const auto fixed = p.target_fixed_options();
+  EXPECT_EQ(fixed.size(), 18u);
+  std::vector<char> held(spec.dim(), 0);
+  for (const auto& [j, v] : fixed) held[j] = 1;
+  for (const char* name : {"max_vel_x", "vx_samples", "vtheta_samples", "BaseObstacle.scale", "local_resolution",
+                           "local_inflation_radius", "global_inflation_radius"})
+    EXPECT_FALSE(held[testing::option_index(spec, name)]) << name;
+  Rng rng(7);
+  std::vector<double> u(spec.dim()), x(spec.dim());
+  int improved = 0;
+  for (int n = 0; n < 5000; ++n) {
+    for (auto& v : u) v = rng.uniform();
+    spec.from_unit(u.data(), x.data());
+    const Evaluation a = p.evaluate(x.data(), 1.0);
+    const double tol = 1e-12;
+    // All together, and each alone (the two Align scales as a pair: only
+    // their difference matters, so either alone may be worse).
+    for (int which = -1; which < static_cast<int>(fixed.size()); ++which) {
+      std::vector<double> y = x;
+      for (int k = 0; k < static_cast<int>(fixed.size()); ++k) {
+        const int j = fixed[k].first;
+        const bool align = j == kPathAlignScale || j == kGoalAlignScale;
+        const bool partner = which >= 0 && align &&
+                             (fixed[which].first == kPathAlignScale || fixed[which].first == kGoalAlignScale);
+        if (which < 0 || k == which || partner) y[j] = fixed[k].second;
+      }
+      const Evaluation b = p.evaluate(y.data(), 1.0);
+      ASSERT_LE(b.y[0], a.y[0] * (1 + tol)) << "time, sample " << n << ", fixed entry " << which;
+      ASSERT_LE(b.y[1], a.y[1] * (1 + tol)) << "energy, sample " << n << ", fixed entry " << which;
+      ASSERT_LE(b.g[0], a.g[0] + tol) << "risk, sample " << n << ", fixed entry " << which;
+      ASSERT_GE(b.g[1], a.g[1] - tol) << "completion, sample " << n << ", fixed entry " << which;
+      if (which < 0 && b.y[0] < a.y[0] - 1e-9) ++improved;
+    }
+  }
+  EXPECT_GT(improved, 4750);  // the fixed values matter: time improves on almost every sample
+}
+
 }  // namespace
 }  // namespace rescue::problems
