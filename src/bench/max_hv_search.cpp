@@ -83,21 +83,20 @@ class Subspace {
       fixed[j] = 1;
       base_[j] = v;
     }
-    for (int j = 0; j < d; ++j)
-      if (!fixed[j]) free_.push_back(j);
+    for (int j = 0; j < d; ++j) (fixed[j] ? held_ : free_).push_back(j);
     if (free_.empty()) fail(Status::InvalidState, "problem '" + problem.name() + "': every option is fixed");
   }
   int dim() const { return static_cast<int>(free_.size()); }
-  int held() const { return spec_.dim() - dim(); }
+  int held() const { return static_cast<int>(held_.size()); }
   const std::vector<int>& free() const { return free_; }
+  const ProblemSpec& spec() const { return spec_; }
   // The full configuration of a point of the free options' unit cube.
   void from_unit(const double* u_free, std::vector<double>& x) const {
     std::vector<double> u(spec_.dim(), 0.0);
     for (int k = 0; k < dim(); ++k) u[free_[k]] = u_free[k];
     x.resize(spec_.dim());
     spec_.from_unit(u.data(), x.data());
-    for (int j = 0; j < spec_.dim(); ++j)
-      if (!is_free(j)) x[j] = base_[j];
+    for (int j : held_) x[j] = base_[j];
   }
   // The free options' unit coordinates of a full configuration.
   std::vector<double> to_unit(const std::vector<double>& x) const {
@@ -108,19 +107,18 @@ class Subspace {
   }
 
  private:
-  bool is_free(int j) const { return std::find(free_.begin(), free_.end(), j) != free_.end(); }
   const ProblemSpec& spec_;
   std::vector<double> base_;
-  std::vector<int> free_;
+  std::vector<int> free_, held_;
 };
 
-moo::Nsga2Result run_nsga2(const ProblemSpec& spec, const Subspace& sub, TargetFunction& fn, int population,
-                           int generations, Rng& rng, const std::vector<std::vector<double>>& seeds) {
+moo::Nsga2Result run_nsga2(const Subspace& sub, TargetFunction& fn, int population, int generations, Rng& rng,
+                           const std::vector<std::vector<double>>& seeds) {
   moo::Nsga2Problem pb;
   pb.n_var = static_cast<std::size_t>(sub.dim());
   pb.n_obj = 2;
   for (int j : sub.free()) {
-    const auto& o = spec.options()[j];
+    const auto& o = sub.spec().options()[j];
     pb.lower.push_back(o.lower);
     pb.upper.push_back(o.upper);
     pb.integer.push_back(o.kind == OptionKind::Integer);
@@ -194,7 +192,7 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   } else {
     for (int r = 0; r < options.nsga_runs; ++r) {
       Rng run_rng = rng.split();
-      run_nsga2(spec, sub, fn, options.population, options.generations, run_rng, {});
+      run_nsga2(sub, fn, options.population, options.generations, run_rng, {});
       say("NSGA-II run " + std::to_string(r + 1) + ": archive " + std::to_string(archive.size()) + " points, HV " +
           fmt(archive.hypervolume(r1, r2)));
     }
@@ -208,7 +206,7 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   // NSGA-II seeded with the front found so far.
   if (options.seeded_generations > 0) {
     Rng run_rng = rng.split();
-    run_nsga2(spec, sub, fn, options.population, options.seeded_generations, run_rng,
+    run_nsga2(sub, fn, options.population, options.seeded_generations, run_rng,
               spread_members(archive, static_cast<std::size_t>(options.population)));
     res.stage_values.push_back(archive.hypervolume(r1, r2));
     method << ", seeded NSGA-II (" << options.seeded_generations << " generations)";
