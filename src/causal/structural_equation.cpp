@@ -85,6 +85,52 @@ Eigen::MatrixXd products(const Eigen::MatrixXd& z) {
   return out;
 }
 
+// The level-by-level product form's terms beyond the linear ones: with o the
+// parents other than the factor f and B(o) = [o, products(o)], the columns
+// B(o), B(o) z_f and [1, B(o)] z_f^p for p = 2..degree. Since the powers of
+// z_f up to degree interpolate any function on its degree + 1 levels, every
+// term of the product form gets its own coefficient at each level.
+Eigen::MatrixXd level_products(const Eigen::MatrixXd& z, int factor, int degree) {
+  const Eigen::Index n = z.rows(), k = z.cols();
+  Eigen::MatrixXd others(n, k - 1);
+  for (Eigen::Index j = 0, c = 0; j < k; ++j)
+    if (j != factor) others.col(c++) = z.col(j);
+  const Eigen::MatrixXd prod = products(others);
+  const Eigen::Index m = others.cols() + prod.cols();
+  Eigen::MatrixXd base(n, m);
+  base << others, prod;
+  Eigen::MatrixXd out(n, 2 * m + (degree - 1) * (m + 1));
+  out.leftCols(m) = base;
+  const Eigen::ArrayXd zf = z.col(factor).array();
+  out.middleCols(m, m) = base.array().colwise() * zf;
+  Eigen::ArrayXd power = zf;
+  for (int p = 2; p <= degree; ++p) {
+    power *= zf;
+    const Eigen::Index at = 2 * m + (p - 2) * (m + 1);
+    out.col(at) = power.matrix();
+    out.middleCols(at + 1, m) = base.array().colwise() * power;
+  }
+  return out;
+}
+
+// A column with between 3 and max_levels distinct values, the one with the
+// fewest (the first of those); -1 if none. Its number of levels in *levels.
+int factor_column(const Eigen::MatrixXd& p, int max_levels, int* levels) {
+  int best = -1;
+  *levels = 0;
+  for (Eigen::Index j = 0; j < p.cols(); ++j) {
+    std::vector<double> seen;
+    for (Eigen::Index i = 0; i < p.rows() && static_cast<int>(seen.size()) <= max_levels; ++i)
+      if (std::find(seen.begin(), seen.end(), p(i, j)) == seen.end()) seen.push_back(p(i, j));
+    const int count = static_cast<int>(seen.size());
+    if (count >= 3 && count <= max_levels && (best < 0 || count < *levels)) {
+      best = static_cast<int>(j);
+      *levels = count;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const Eigen::VectorXd& y,
@@ -116,7 +162,8 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   std::vector<int> fold(static_cast<std::size_t>(n));
   const int folds = std::min<int>(options.cv_folds, static_cast<int>(n));
   const bool cross_validate = options.allow_nonlinear && n >= options.min_rows_nonlinear && folds >= 2;
-  bool nonlinear = false, interactions = false;
+  bool nonlinear = false, interactions = false, by_level = false;
+  int factor = -1, levels = 0;
   double best_lambda = 0.0;
   Eigen::MatrixXd best_design;
   if (cross_validate) {
@@ -159,14 +206,34 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
           best_design = design;
           interactions = true;
         }
+      factor = k >= 2 ? factor_column(parents, options.max_factor_levels, &levels) : -1;
+      if (factor >= 0) {
+        const Eigen::MatrixXd extra = level_products(z, factor, levels - 1);
+        Eigen::MatrixXd level_design(n, 1 + k + extra.cols());
+        level_design << lin, extra;
+        // Three to five times the product form's terms: heavier penalties too.
+        const std::vector<double> llambdas = {1e-3 * nd, 1e-2 * nd, 1e-1 * nd, nd};
+        const auto lcv = ridge_cv(level_design, y, fold, folds, llambdas);
+        for (std::size_t l = 0; l < lcv.size(); ++l)
+          if (lcv[l] < best) {
+            best = lcv[l];
+            best_lambda = llambdas[l];
+            best_design = level_design;
+            by_level = true;
+          }
+      }
     }
     eq.cv_nonlinear_ = best;
     nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
   }
 
   if (nonlinear) {
-    eq.kind_ = interactions ? Kind::Interactions : Kind::RandomFeatures;
-    if (interactions) {
+    eq.kind_ = by_level ? Kind::LevelInteractions : interactions ? Kind::Interactions : Kind::RandomFeatures;
+    if (by_level) {
+      eq.factor_ = factor;
+      eq.factor_degree_ = levels - 1;
+    }
+    if (interactions || by_level) {
       eq.omega_.resize(0, 0);
       eq.phase_.resize(0);
     }
@@ -210,6 +277,10 @@ Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
     case Kind::Interactions: {
       const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
       return (z * slopes_ + products(z) * theta_).array() + intercept_;
+    }
+    case Kind::LevelInteractions: {
+      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
+      return (z * slopes_ + level_products(z, factor_, factor_degree_) * theta_).array() + intercept_;
     }
   }
   return Eigen::VectorXd::Zero(p.rows());

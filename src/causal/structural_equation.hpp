@@ -7,7 +7,13 @@
 // The product form is there for effects that one parent scales: a fidelity
 // that multiplies the effects of many options (the robot stand-in's clutter
 // k(s)) is a sum of products, which a product basis fits exactly and 64 random
-// features fit poorly once the parents number ten or so.
+// features fit poorly once the parents number ten or so. A parent with only a
+// few distinct values (a discrete fidelity's levels) can scale effects in any
+// way from level to level, as the robot stand-in's clutter k(s) does (0.35,
+// 0.05 and 1 at s = 0.2, 0.5 and 1): there the product form of the other
+// parents is also fitted once per level (its terms times the powers of that
+// parent up to the number of levels less one, which interpolate any function
+// of the level), shrunk together by the ridge penalty.
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
@@ -28,11 +34,14 @@ struct EquationOptions {
   /// max_interaction_parents parents).
   bool interactions = false;
   int max_interaction_parents = 16;
+  /// With interactions: a parent with 3 to max_factor_levels distinct values
+  /// also gets the level-by-level product form (see above).
+  int max_factor_levels = 5;
 };
 
 class StructuralEquation {
  public:
-  enum class Kind { Constant, Linear, RandomFeatures, Interactions };
+  enum class Kind { Constant, Linear, RandomFeatures, Interactions, LevelInteractions };
 
   StructuralEquation() = default;
 
@@ -66,7 +75,9 @@ class StructuralEquation {
   Eigen::RowVectorXd mean_, sd_;  // parent standardization
   Eigen::MatrixXd omega_;        // k x D frequencies
   Eigen::RowVectorXd phase_;     // D phases
-  Eigen::VectorXd theta_;        // D feature weights, or the product weights (Interactions)
+  Eigen::VectorXd theta_;        // D feature weights, or the product weights (Interactions, LevelInteractions)
+  int factor_ = -1;              // LevelInteractions: the parent with few levels
+  int factor_degree_ = 0;        // LevelInteractions: its number of levels less one
   Eigen::VectorXd residuals_;
   double cv_linear_ = 0.0, cv_nonlinear_ = 0.0;
 };

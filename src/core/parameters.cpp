@@ -59,8 +59,9 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.interactions", "1", kInteger, 0, 1,
        "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
        "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
-       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options; 0 "
-       "leaves the linear and random-feature forms"},
+       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options, and "
+       "for a parent with 3 to 5 distinct values (a discrete fidelity's levels) that form level by level; 0 leaves "
+       "the linear and random-feature forms"},
       {"rescue.min_feasibility", "0.05", kClosed, 0, 1,
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
       {"rescue.prior_at_target", "1", kInteger, 0, 1,

@@ -23,6 +23,7 @@ struct Setting {
   bool true_graph = true;
   RepairScope repair = RepairScope::Outputs;
   bool interactions = false;
+  int max_factor_levels = EquationOptions{}.max_factor_levels;
 };
 
 // Mean squared error of the interventional means at the target fidelity over
@@ -48,6 +49,7 @@ std::vector<double> relative_errors(const problems::BenchmarkProblem& problem, c
   CpmOptions options;
   options.seed = seed;
   options.scm.equations.interactions = setting.interactions;
+  options.scm.equations.max_factor_levels = setting.max_factor_levels;
   options.repair = setting.repair;
   if (setting.true_graph) {
     options.user_dag.emplace();
@@ -121,4 +123,30 @@ TEST(RobotPrior, DefaultRepairAndProductFormSharpenTheLearnedGraphsEstimates) {
     std::printf("seed %llu: relative errors time, energy_per_m, risk, completion: before %.3f %.3f %.4f %.3f, now %.3f %.3f %.4f %.3f\n",
                 static_cast<unsigned long long>(seed), before[0], before[1], before[2], before[3], now[0], now[1], now[2], now[3]);
   }
+}
+
+// The fidelity's three levels scale the stand-in's effects non-monotonically
+// (the clutter k(s) is 0.35, 0.05 and 1), which the product form cannot
+// express and the level-by-level form (structural_equation.hpp) can. With
+// the defaults, from the logs alone, it cuts the error of energy_per_m at the
+// target by more than 30% and that of completion by more than 15% (means over
+// three seeds; measured: 43% and 26%), and no output gets worse by more than
+// the noise of the fit.
+TEST(RobotPrior, LevelFormSharpensTheLearnedGraphsEstimates) {
+  const auto problem = problems::make_problem("robot-standin");
+  std::vector<double> without(4, 0.0), with(4, 0.0);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const std::vector<double> a = relative_errors(*problem, {false, RepairScope::All, true, 2}, seed);
+    const std::vector<double> b = relative_errors(*problem, {false, RepairScope::All, true}, seed);
+    ASSERT_EQ(a.size(), 4u);
+    for (std::size_t k = 0; k < 4; ++k) {
+      without[k] += a[k] / 3.0;
+      with[k] += b[k] / 3.0;
+    }
+  }
+  std::printf("relative errors time, energy_per_m, risk, completion: product form %.3f %.3f %.4f %.3f, by level %.3f %.3f %.4f %.3f\n",
+              without[0], without[1], without[2], without[3], with[0], with[1], with[2], with[3]);
+  EXPECT_LT(with[1], 0.7 * without[1]) << "energy_per_m";
+  EXPECT_LT(with[3], 0.85 * without[3]) << "completion";
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_LT(with[k], without[k] + 0.02) << "output " << k;
 }

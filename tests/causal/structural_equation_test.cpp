@@ -144,6 +144,92 @@ TEST(StructuralEquation, ProductFormLimitsAndConstantParents) {
   EXPECT_THROW(eq.predict(q.leftCols(2)), Error);
 }
 
+// A parent with three levels that scales the other parents' effects in a way
+// no polynomial of degree one in it does (the robot stand-in's clutter:
+// 0.35, 0.05 and 1 at s = 0.2, 0.5 and 1), and adds an offset of its own:
+// y = k(s) (x1 + x2 x3) + g(s) x4 + h(s). Every term is in the level-by-level
+// form, which is chosen and reproduces the noise-free function at each level
+// on new points (up to the ridge penalty's shrinkage, 2% of the function's
+// spread); the product form alone (max_factor_levels = 2) misses it by at
+// least five times as much at every level.
+TEST(StructuralEquation, LevelFormFitsEffectsADiscreteParentScales) {
+  const double levels[3] = {0.2, 0.5, 1.0};
+  auto f = [](const Eigen::MatrixXd& p) {
+    Eigen::VectorXd y(p.rows());
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      const double s = p(i, 0);
+      const double k = s == 0.2 ? 0.35 : s == 0.5 ? 0.05 : 1.0;
+      const double g = s == 0.2 ? -1.0 : s == 0.5 ? 0.5 : 0.2;
+      const double h = s == 0.2 ? 3.0 : s == 0.5 ? 0.0 : 1.0;
+      y(i) = k * (p(i, 1) + p(i, 2) * p(i, 3)) + g * p(i, 4) + h;
+    }
+    return y;
+  };
+  auto draw = [&](Eigen::Index n, Rng& rng) {
+    Eigen::MatrixXd p = uniform_matrix(n, 5, rng);
+    for (Eigen::Index i = 0; i < n; ++i) p(i, 0) = levels[rng.below(3)];
+    return p;
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    Rng rng(50 + seed);
+    const Eigen::MatrixXd p = draw(240, rng);
+    const Eigen::VectorXd y = f(p);
+    EquationOptions with, without;
+    with.interactions = without.interactions = true;
+    without.max_factor_levels = 2;
+    Rng r1(seed), r2(seed);
+    const StructuralEquation eq = StructuralEquation::fit(p, y, with, r1);
+    const StructuralEquation plain = StructuralEquation::fit(p, y, without, r2);
+    ASSERT_EQ(eq.kind(), StructuralEquation::Kind::LevelInteractions) << "seed " << seed;
+    EXPECT_NE(plain.kind(), StructuralEquation::Kind::LevelInteractions);
+    EXPECT_FALSE(eq.is_linear());
+    for (double s : levels) {
+      Eigen::MatrixXd q = uniform_matrix(300, 5, rng);
+      q.col(0).setConstant(s);
+      const double err = rms(eq.predict(q) - f(q)), err_plain = rms(plain.predict(q) - f(q));
+      EXPECT_LT(err, 0.03) << "seed " << seed << ", s = " << s;  // the ridge penalty's shrinkage
+      EXPECT_GT(err_plain, 5.0 * err) << "seed " << seed << ", s = " << s;
+    }
+    EXPECT_LE(eq.cv_mse_nonlinear(), plain.cv_mse_nonlinear());
+    EXPECT_DOUBLE_EQ(eq.cv_mse_linear(), plain.cv_mse_linear());
+  }
+}
+
+// Which parents count as having levels: 3 to max_factor_levels distinct
+// values. Two levels are already covered by the product form, a continuous
+// parent or one with more levels is not a factor; then the level-by-level
+// form is never tried, and fits are those of the product form exactly.
+TEST(StructuralEquation, LevelFormOnlyForParentsWithFewLevels) {
+  for (int count : {2, 6, 0}) {
+    Rng rng(60 + static_cast<std::uint64_t>(count));
+    Eigen::MatrixXd p = uniform_matrix(150, 3, rng);
+    if (count > 0)
+      for (Eigen::Index i = 0; i < p.rows(); ++i) p(i, 0) = static_cast<double>(rng.below(static_cast<std::uint64_t>(count)));
+    const Eigen::VectorXd y = (p.col(0).array().square() * p.col(1).array() + p.col(2).array()).matrix();
+    EquationOptions with, without;
+    with.interactions = without.interactions = true;
+    without.max_factor_levels = 0;
+    Rng r1(1), r2(1);
+    const StructuralEquation eq = StructuralEquation::fit(p, y, with, r1);
+    const StructuralEquation ref = StructuralEquation::fit(p, y, without, r2);
+    EXPECT_NE(eq.kind(), StructuralEquation::Kind::LevelInteractions) << count << " levels";
+    EXPECT_EQ(eq.kind(), ref.kind());
+    EXPECT_DOUBLE_EQ(eq.cv_mse_nonlinear(), ref.cv_mse_nonlinear());
+    const Eigen::MatrixXd q = uniform_matrix(20, 3, rng);
+    EXPECT_EQ(eq.predict(q), ref.predict(q));
+  }
+  // Six levels are a factor once max_factor_levels allows them.
+  Rng rng(70);
+  Eigen::MatrixXd p = uniform_matrix(300, 3, rng);
+  for (Eigen::Index i = 0; i < p.rows(); ++i) p(i, 0) = static_cast<double>(rng.below(6));
+  const Eigen::VectorXd y = ((p.col(0).array() - 2.5).cube() * p.col(1).array() + p.col(2).array()).matrix();
+  EquationOptions six;
+  six.interactions = true;
+  six.max_factor_levels = 6;
+  Rng r3(1);
+  EXPECT_EQ(StructuralEquation::fit(p, y, six, r3).kind(), StructuralEquation::Kind::LevelInteractions);
+}
+
 // The product form inside the causal model: Z = (0.5 + S) * (X1 + X2) + U,
 // Y = 2 Z - X3 + V. The interventional mean of Y is 2 (0.5 + s)(x1 + x2) - x3
 // and its sd that of 2U + V; the model estimates both by Monte Carlo.
