@@ -162,7 +162,8 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   std::vector<int> fold(static_cast<std::size_t>(n));
   const int folds = std::min<int>(options.cv_folds, static_cast<int>(n));
   const bool cross_validate = options.allow_nonlinear && n >= options.min_rows_nonlinear && folds >= 2;
-  bool nonlinear = false, interactions = false, by_level = false;
+  bool nonlinear = false;
+  Kind chosen = Kind::RandomFeatures;  // the best nonlinear form
   int factor = -1, levels = 0;
   double best_lambda = 0.0;
   Eigen::MatrixXd best_design;
@@ -178,49 +179,41 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
       for (int b = 0; b < D; ++b) base(a, b) = rng.normal();
     Eigen::RowVectorXd phase(D);
     for (int b = 0; b < D; ++b) phase(b) = rng.uniform(0.0, 2.0 * M_PI);
-    const std::vector<double> lambdas = {1e-5 * nd, 1e-4 * nd, 1e-3 * nd, 1e-2 * nd};
     double best = std::numeric_limits<double>::infinity();
+    // Cross-validates ridge regression on `design` at each penalty and keeps
+    // the best design, penalty and form so far; true if this design improved.
+    auto consider = [&](const Eigen::MatrixXd& design, const std::vector<double>& penalties, Kind kind) {
+      const auto cv = ridge_cv(design, y, fold, folds, penalties);
+      bool improved = false;
+      for (std::size_t l = 0; l < cv.size(); ++l)
+        if (cv[l] < best) {
+          best = cv[l];
+          best_lambda = penalties[l];
+          chosen = kind;
+          improved = true;
+        }
+      if (improved) best_design = design;
+      return improved;
+    };
+    const std::vector<double> lambdas = {1e-5 * nd, 1e-4 * nd, 1e-3 * nd, 1e-2 * nd};
     for (double ell : {0.5, 1.0, 2.0}) {
       const Eigen::MatrixXd omega = base / (ell * std::sqrt(static_cast<double>(k)));
       Eigen::MatrixXd design(n, 1 + k + D);
       design << lin, features(z, omega, phase);
-      const auto cv = ridge_cv(design, y, fold, folds, lambdas);
-      for (std::size_t l = 0; l < cv.size(); ++l)
-        if (cv[l] < best) {
-          best = cv[l];
-          best_lambda = lambdas[l];
-          eq.omega_ = omega;
-          best_design = design;
-        }
+      if (consider(design, lambdas, Kind::RandomFeatures)) eq.omega_ = omega;
     }
     eq.phase_ = phase;
     if (options.interactions && k <= options.max_interaction_parents) {
       Eigen::MatrixXd design(n, 1 + k + k * (k + 1) / 2);
       design << lin, products(z);
-      const std::vector<double> plambdas = {1e-4 * nd, 1e-3 * nd, 1e-2 * nd, 1e-1 * nd};
-      const auto cv = ridge_cv(design, y, fold, folds, plambdas);
-      for (std::size_t l = 0; l < cv.size(); ++l)
-        if (cv[l] < best) {
-          best = cv[l];
-          best_lambda = plambdas[l];
-          best_design = design;
-          interactions = true;
-        }
+      consider(design, {1e-4 * nd, 1e-3 * nd, 1e-2 * nd, 1e-1 * nd}, Kind::Interactions);
       factor = k >= 2 ? factor_column(parents, options.max_factor_levels, &levels) : -1;
       if (factor >= 0) {
         const Eigen::MatrixXd extra = level_products(z, factor, levels - 1);
         Eigen::MatrixXd level_design(n, 1 + k + extra.cols());
         level_design << lin, extra;
         // Three to five times the product form's terms: heavier penalties too.
-        const std::vector<double> llambdas = {1e-3 * nd, 1e-2 * nd, 1e-1 * nd, nd};
-        const auto lcv = ridge_cv(level_design, y, fold, folds, llambdas);
-        for (std::size_t l = 0; l < lcv.size(); ++l)
-          if (lcv[l] < best) {
-            best = lcv[l];
-            best_lambda = llambdas[l];
-            best_design = level_design;
-            by_level = true;
-          }
+        consider(level_design, {1e-3 * nd, 1e-2 * nd, 1e-1 * nd, nd}, Kind::LevelInteractions);
       }
     }
     eq.cv_nonlinear_ = best;
@@ -228,12 +221,12 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   }
 
   if (nonlinear) {
-    eq.kind_ = by_level ? Kind::LevelInteractions : interactions ? Kind::Interactions : Kind::RandomFeatures;
-    if (by_level) {
+    eq.kind_ = chosen;
+    if (chosen == Kind::LevelInteractions) {
       eq.factor_ = factor;
       eq.factor_degree_ = levels - 1;
     }
-    if (interactions || by_level) {
+    if (chosen != Kind::RandomFeatures) {
       eq.omega_.resize(0, 0);
       eq.phase_.resize(0);
     }
