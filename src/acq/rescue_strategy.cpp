@@ -18,13 +18,17 @@ std::vector<causal::NamedEdge> named(const std::vector<EdgeSpec>& edges) {
 }  // namespace
 
 gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
-  gp::GpOptions o;
+  gp::GpOptions o = model_gp_options(spec);
   const bool fixed = spec.param("rescue.fixed_prior", 0.0) != 0.0;
   o.learn_mean_constant = !fixed;
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
   o.hook_coupling = gp::HookCoupling::Coregionalized;
   o.prior_mode_by_loo = spec.param("rescue.prior_by_loo", 1.0) != 0.0;
+  // With the prior at the target for every fidelity the residual carries the
+  // whole fidelity discrepancy, whose part common to all configurations the
+  // fidelity offset takes (model_gp_options); the paper's fixed form has none.
+  if (fixed) o.learn_fidelity_offset = false;
   return o;
 }
 

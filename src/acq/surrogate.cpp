@@ -79,6 +79,18 @@ std::vector<double> front_reference_point(const double* pts, std::size_t n, int 
   return ref;
 }
 
+gp::GpOptions model_gp_options(const ProblemSpec& spec) {
+  gp::GpOptions o;
+  // The product kernel k_in k_fid carries an offset between fidelities that
+  // is the same for every configuration only through long input
+  // lengthscales, which the outputs share; a learned mean term c_m (t - s)
+  // carries it at the cost of one parameter per output (multi_fidelity_gp.hpp).
+  const FidelitySpec& f = spec.fidelity();
+  o.learn_fidelity_offset = f.upper > f.lower && spec.param("gp.fidelity_offset", 1.0) != 0.0;
+  o.fidelity_anchor = f.upper > f.lower ? f.unit(f.target) : 1.0;
+  return o;
+}
+
 Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     : spec_(&spec),
       options_(options),
@@ -190,8 +202,13 @@ double Surrogate::mean_violation(const Eigen::RowVectorXd& mean) const {
 nlohmann::json Surrogate::save() const {
   if (!gp_ || !ready_) return nullptr;
   const Eigen::VectorXd theta = gp_->layout().pack(gp_->hyperparameters());
-  return {{"hyperparameters", std::vector<double>(theta.data(), theta.data() + theta.size())},
-          {"observations", fitted_count_}};
+  nlohmann::json j = {{"hyperparameters", std::vector<double>(theta.data(), theta.data() + theta.size())},
+                      {"observations", fitted_count_}};
+  // The prior-off model fitted alongside (gp_fit.cpp): without it a restored
+  // run would search it afresh and depart from the uninterrupted one.
+  const Eigen::VectorXd& plain = gp_->plain_fit();
+  if (plain.size() > 0) j["plain"] = std::vector<double>(plain.data(), plain.data() + plain.size());
+  return j;
 }
 
 void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>& observations) {
@@ -199,15 +216,23 @@ void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>
   if (!state.is_object() || !state.contains("hyperparameters") || !state.contains("observations") ||
       !state["hyperparameters"].is_array() || !state["observations"].is_number_unsigned())
     fail(Status::CorruptCheckpoint, "model state is malformed");
-  std::vector<double> v;
-  for (const auto& e : state["hyperparameters"]) {
-    if (!e.is_number()) fail(Status::CorruptCheckpoint, "model hyperparameters must be numbers");
-    v.push_back(e.get<double>());
-  }
+  auto numbers = [](const nlohmann::json& a, const char* what) {
+    if (!a.is_array()) fail(Status::CorruptCheckpoint, std::string("model ") + what + " must be a list of numbers");
+    std::vector<double> v;
+    for (const auto& e : a) {
+      if (!e.is_number()) fail(Status::CorruptCheckpoint, std::string("model ") + what + " must be numbers");
+      v.push_back(e.get<double>());
+    }
+    return v;
+  };
+  const std::vector<double> v = numbers(state["hyperparameters"], "hyperparameters");
+  const std::vector<double> plain = state.contains("plain") ? numbers(state["plain"], "prior-off hyperparameters")
+                                                            : std::vector<double>();
   const std::size_t count = state["observations"].get<std::size_t>();
   if (count > observations.size()) fail(Status::CorruptCheckpoint, "model state refers to missing observations");
   ensure_gp();
-  if (static_cast<int>(v.size()) != gp_->layout().size())
+  if (static_cast<int>(v.size()) != gp_->layout().size() ||
+      (!plain.empty() && static_cast<int>(plain.size()) != gp_->layout().size()))
     fail(Status::CorruptCheckpoint, "model state has the wrong number of hyperparameters");
   gp::Hyperparameters h = gp_->default_hyperparameters();
   gp_->layout().unpack(Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size())), h);
@@ -215,7 +240,7 @@ void Surrogate::load(const nlohmann::json& state, const std::vector<Observation>
   TrainingSet t = training_set(*spec_, used);
   if (t.X.rows() < 2) fail(Status::CorruptCheckpoint, "model state refers to too few observations");
   gp_->set_data(t.X, t.Y);
-  gp_->restore_fit(h);
+  gp_->restore_fit(h, Eigen::Map<const Eigen::VectorXd>(plain.data(), static_cast<Eigen::Index>(plain.size())));
   data_ = std::move(t);
   ready_ = true;
   fitted_count_ = count;

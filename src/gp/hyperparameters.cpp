@@ -20,6 +20,7 @@ ParameterLayout::ParameterLayout(int num_inputs, int num_outputs, int rank, Lear
   if (mask_.mean_constant) { mc_ = k; k += P_; }
   if (mask_.mean_scale) { ms_ = k; k += P_; }
   if (mask_.hook_weight) { hw_ = k; k += 1; }
+  if (mask_.fidelity_slope) { fs_ = k; k += P_; }
   size_ = k;
 }
 
@@ -33,6 +34,7 @@ Eigen::VectorXd ParameterLayout::pack(const Hyperparameters& h) const {
   if (mc_ >= 0) t.segment(mc_, P_) = h.mean_constant;
   if (ms_ >= 0) t.segment(ms_, P_) = h.mean_scale;
   if (hw_ >= 0) t[hw_] = h.log_hook_weight;
+  if (fs_ >= 0) t.segment(fs_, P_) = h.fidelity_slope.size() == P_ ? h.fidelity_slope : Eigen::VectorXd::Zero(P_);
   return t;
 }
 
@@ -45,6 +47,7 @@ void ParameterLayout::unpack(const Eigen::VectorXd& t, Hyperparameters& h) const
   if (mc_ >= 0) h.mean_constant = t.segment(mc_, P_);
   if (ms_ >= 0) h.mean_scale = t.segment(ms_, P_);
   if (hw_ >= 0) h.log_hook_weight = t[hw_];
+  if (fs_ >= 0) h.fidelity_slope = t.segment(fs_, P_);
 }
 
 void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::VectorXd& hi) const {
@@ -62,6 +65,7 @@ void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::Vec
   if (mc_ >= 0) { lo.segment(mc_, P_).setConstant(-1e2); hi.segment(mc_, P_).setConstant(1e2); }
   if (ms_ >= 0) { lo.segment(ms_, P_).setConstant(-1e2); hi.segment(ms_, P_).setConstant(1e2); }
   if (hw_ >= 0) { lo[hw_] = std::log(1e-6); hi[hw_] = std::log(1e4); }
+  if (fs_ >= 0) { lo.segment(fs_, P_).setConstant(-1e2); hi.segment(fs_, P_).setConstant(1e2); }
 }
 
 }  // namespace rescue::gp

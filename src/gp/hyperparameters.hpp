@@ -14,6 +14,7 @@ struct Hyperparameters {
   Eigen::VectorXd log_noise;        // P: log noise variances
   Eigen::VectorXd mean_constant;    // P: constant added to the prior mean
   Eigen::VectorXd mean_scale;       // P: weight of the (standardized) mean hook
+  Eigen::VectorXd fidelity_slope;   // P: mean slope in (anchor - s); empty means zero
   double log_hook_weight = 0.0;     // log w, weight of the kernel hook term
 
   /// K_obj = L L^T + diag(kappa).
@@ -26,10 +27,12 @@ struct LearnMask {
   bool mean_constant = true;
   bool mean_scale = false;
   bool hook_weight = false;
+  bool fidelity_slope = false;
 };
 
 /// Packs the learned hyperparameters into a flat vector (fixed order:
-/// lengthscales, L column-major, log kappa, log noise, then the optional ones).
+/// lengthscales, L column-major, log kappa, log noise, then the optional ones:
+/// mean constants, mean scales, hook weight, fidelity slopes).
 class ParameterLayout {
  public:
   ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask);
@@ -47,11 +50,12 @@ class ParameterLayout {
   int mean_constant_offset() const { return mc_; }  // -1 when not learned
   int mean_scale_offset() const { return ms_; }     // -1 when not learned
   int hook_weight_offset() const { return hw_; }    // -1 when not learned
+  int fidelity_slope_offset() const { return fs_; } // -1 when not learned
 
  private:
   int D_, P_, R_;
   LearnMask mask_;
-  int mc_ = -1, ms_ = -1, hw_ = -1, size_ = 0;
+  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, size_ = 0;
 };
 
 }  // namespace rescue::gp

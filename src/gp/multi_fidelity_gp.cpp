@@ -25,7 +25,7 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       opt_(options),
       layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
                num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
-               LearnMask{options.learn_mean_constant, false, false}) {
+               LearnMask{options.learn_mean_constant, false, false, options.learn_fidelity_offset}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
   if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
@@ -44,7 +44,8 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
   next.layout_ = ParameterLayout(
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
-                opt_.learn_hook_weight && bool(next.kernel_hook_)});
+                opt_.learn_hook_weight && bool(next.kernel_hook_), opt_.learn_fidelity_offset});
+  if (next.plain_.size() != next.layout_.size()) next.plain_.resize(0);
   if (next.X_.rows() > 0) {
     next.evaluate_hooks();
     next.refactor();
@@ -67,17 +68,20 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   h.mean_constant = Eigen::VectorXd::Zero(P_);
   h.mean_scale = Eigen::VectorXd::Ones(P_);
   h.log_hook_weight = 0.0;
+  h.fidelity_slope = Eigen::VectorXd::Zero(P_);
   return h;
 }
 
-void MultiFidelityGp::set_hyperparameters(const Hyperparameters& h) {
-  if (h.log_lengthscale.size() != D_ || h.coreg_factor.rows() != P_ || h.coreg_factor.cols() != R_ ||
+void MultiFidelityGp::set_hyperparameters(const Hyperparameters& given) {
+  Hyperparameters h = given;
+  if (h.fidelity_slope.size() == 0) h.fidelity_slope = Eigen::VectorXd::Zero(P_);
+  if (h.fidelity_slope.size() != P_ || (h.log_lengthscale.size() != D_ || h.coreg_factor.rows() != P_ || h.coreg_factor.cols() != R_ ||
       h.log_kappa.size() != P_ || h.log_noise.size() != P_ || h.mean_constant.size() != P_ ||
-      h.mean_scale.size() != P_)
+      h.mean_scale.size() != P_))
     fail(Status::SizeMismatch, "gp: hyperparameters do not match the model's sizes");
   if (!h.log_lengthscale.allFinite() || !h.coreg_factor.allFinite() || !h.log_kappa.allFinite() ||
       !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
-      !std::isfinite(h.log_hook_weight))
+      !std::isfinite(h.log_hook_weight) || !h.fidelity_slope.allFinite())
     fail(Status::NonFinite, "gp: hyperparameters must be finite");
   // Strong guarantee: values whose exponentials overflow fail in the
   // factorization, which is done on a copy so the model keeps its old state.
@@ -85,6 +89,16 @@ void MultiFidelityGp::set_hyperparameters(const Hyperparameters& h) {
   next.hp_ = h;
   if (next.X_.rows() > 0) next.refactor();
   *this = std::move(next);
+}
+
+void MultiFidelityGp::restore_fit(const Hyperparameters& h, const Eigen::VectorXd& plain) {
+  if (plain.size() != 0 && (plain.size() != layout_.size() || !plain.allFinite()))
+    fail(Status::SizeMismatch, "gp: the prior-off model's parameters do not match the model");
+  set_hyperparameters(h);
+  fitted_ = true;
+  prior_changed_ = false;
+  fit_rows_ = X_.rows();
+  plain_ = plain;
 }
 
 void MultiFidelityGp::check_inputs(const Eigen::MatrixXd& Z, const char* what) const {
@@ -222,6 +236,7 @@ Eigen::VectorXd MultiFidelityGp::residual(const Hyperparameters& h) const {
   for (Eigen::Index a = 0; a < N; ++a) {
     const int i = obs_i_[a], m = obs_m_[a];
     r[a] = Ys_(i, m) - (h.mean_constant[m] + h.mean_scale[m] * hmean_(i, m));
+    if (h.fidelity_slope.size() == P_) r[a] -= h.fidelity_slope[m] * (opt_.fidelity_anchor - X_(i, D_ - 1));
   }
   return r;
 }
@@ -362,6 +377,10 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
       grad->segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
     if (layout_.hook_weight_offset() >= 0)
       (*grad)[layout_.hook_weight_offset()] = 0.5 * w * Sh.cwiseProduct(C).sum();
+    if (layout_.fidelity_slope_offset() >= 0) {
+      const Eigen::VectorXd t = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
+      grad->segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * t);
+    }
   }
   if (factor_out) *factor_out = std::move(F);
   if (alpha_out) *alpha_out = alpha;
@@ -380,6 +399,10 @@ void MultiFidelityGp::refactor() {
 Eigen::MatrixXd MultiFidelityGp::prior_mean_std(const Eigen::MatrixXd& Z) const {
   Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(Z.rows(), P_);
   mean.rowwise() += hp_.mean_constant.transpose();
+  if (hp_.fidelity_slope.size() == P_ && hp_.fidelity_slope.any()) {
+    const Eigen::VectorXd t = Eigen::VectorXd::Constant(Z.rows(), opt_.fidelity_anchor) - Z.col(D_ - 1);
+    mean.noalias() += t * hp_.fidelity_slope.transpose();
+  }
   if (mean_hook_) {
     Eigen::MatrixXd h = mean_hook_(Z);
     if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())

@@ -8,7 +8,7 @@
 // returned in the original units.
 //
 // Model on the standardized scale, for outputs m, m' and z = (x, s):
-//   mean   mu~_m(z)         = b_m + a_m h~_m(z),        h~_m = (h_m - c_m) / s_m
+//   mean   mu~_m(z)         = b_m + a_m h~_m(z) [+ c_m (t - s)],  h~_m = (h_m - c_m) / s_m
 //   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') C[m,m']
 //   noise  y~_m = f~_m + eps, eps ~ N(0, noise_m)
 // where B = K_obj = L L^T + diag(kappa) (intrinsic coregionalization), h the
@@ -18,7 +18,8 @@
 //       (k_in k_fid + sig(z) sig(z')) (x) K_obj; the default) or
 //   C = all ones (HookCoupling::Additive: just w sig_m(z) sig_m'(z')).
 // a_m (mean scale, default 1) and w (hook weight, default 1) are
-// hyperparameters that are fixed unless GpOptions asks to learn them.
+// hyperparameters that are fixed unless GpOptions asks to learn them; the
+// fidelity offset c_m (t - s), t the anchor fidelity, is there only when asked.
 //
 // Factorization: Kronecker (eigendecomposition of the n x n input kernel) when
 // every output is observed and no kernel hook is set; otherwise a dense
@@ -57,12 +58,23 @@ struct GpOptions {
   bool learn_mean_scale = false;   // a_m (only with a mean hook)
   bool learn_hook_weight = false;  // w (only with a kernel hook)
   HookCoupling hook_coupling = HookCoupling::Coregionalized;
+  /// Adds c_m (fidelity_anchor - s) to each output's mean with c_m learned: a
+  /// fidelity offset that vanishes at the anchor (the target fidelity, unit
+  /// scale). For a prior mean that does not follow the fidelity (see
+  /// gp_fit.cpp): the offset between fidelities is then in the residual, and the
+  /// product kernel k_in k_fid can carry an offset that is the same for every
+  /// configuration only with long input lengthscales.
+  bool learn_fidelity_offset = false;
+  double fidelity_anchor = 1.0;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
   /// previous optimum as a start; see gp_fit.cpp).
   int cold_starts = 4;
   int warm_starts = 1;             // starts of other refits (the first is the previous optimum)
+  /// A refit also starts from the previous optimum with every noise variance
+  /// above 1e-3 set to 1e-4 (see gp_fit.cpp).
+  bool low_noise_start = true;
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
@@ -128,12 +140,13 @@ class MultiFidelityGp {
   void set_hyperparameters(const Hyperparameters& h);
   /// Restores a previous fit (e.g. from a checkpoint): sets the hyperparameters
   /// and makes the next fit() warm-start from them, as after fit().
-  void restore_fit(const Hyperparameters& h) {
-    set_hyperparameters(h);
-    fitted_ = true;
-    prior_changed_ = false;
-    fit_rows_ = X_.rows();
-  }
+  /// plain: the prior-off model's packed parameters as plain_fit() returned
+  /// them (empty: none kept; the next fit then searches it afresh).
+  void restore_fit(const Hyperparameters& h, const Eigen::VectorXd& plain = Eigen::VectorXd());
+  /// With a learned prior chosen by held-out prediction, the packed parameters
+  /// of the prior-off model that the fits keep alongside (see gp_fit.cpp);
+  /// empty otherwise.
+  const Eigen::VectorXd& plain_fit() const { return plain_; }
   /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
   Hyperparameters default_hyperparameters() const;
 
@@ -230,6 +243,7 @@ class MultiFidelityGp {
   bool fitted_ = false;
   bool prior_changed_ = true;   // hooks installed since the last fit
   Eigen::Index fit_rows_ = 0;   // rows of data at the last fit
+  Eigen::VectorXd plain_;       // the prior-off model's fit (see gp_fit.cpp), packed
   std::uint64_t version_ = 0;
 
   Eigen::MatrixXd X_, Y_;      // data as given

@@ -69,6 +69,8 @@ inline Hyperparameters random_hyperparameters(int D, int P, int R, Rng& rng) {
     h.mean_constant[m] = rng.uniform(-0.5, 0.5);
     h.mean_scale[m] = rng.uniform(0.5, 1.5);
   }
+  h.fidelity_slope.resize(P);
+  for (int m = 0; m < P; ++m) h.fidelity_slope[m] = rng.uniform(-0.5, 0.5);
   h.log_hook_weight = std::log(rng.uniform(0.5, 2.0));
   return h;
 }
@@ -83,6 +85,7 @@ struct Reference {
   MeanHook mean_hook;
   KernelHook kernel_hook;
   int P = 0;
+  double anchor = 1.0;  // GpOptions::fidelity_anchor
 
   double k(const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) const {
     const Eigen::Index D = a.size();
@@ -113,7 +116,8 @@ struct Reference {
     for (Eigen::Index i = 0; i < Z.rows(); ++i)
       for (int m = 0; m < P; ++m)
         M(i, m) = h.mean_constant[m] +
-                  (mean_hook ? h.mean_scale[m] * (H(i, m) - center[m]) / scale[m] : 0.0);
+                  (mean_hook ? h.mean_scale[m] * (H(i, m) - center[m]) / scale[m] : 0.0) +
+                  (h.fidelity_slope.size() == P ? h.fidelity_slope[m] * (anchor - Z(i, Z.cols() - 1)) : 0.0);
     return M;
   }
   Eigen::MatrixXd sig(const Eigen::MatrixXd& Z) const {

@@ -45,6 +45,9 @@ class GpReference : public ::testing::TestWithParam<Case> {
     opt.allow_kronecker = c.allow_kronecker;
     opt.learn_mean_scale = true;
     opt.learn_hook_weight = true;
+    // The fidelity offset is in every case's mean; learned (so in the gradient) in some.
+    opt.learn_fidelity_offset = c.mean_hook;
+    opt.fidelity_anchor = 0.8;
     gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
     if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
     if (c.kernel_hook) gp->set_kernel_hook(testing::test_kernel_hook(c.P));
@@ -62,6 +65,7 @@ class GpReference : public ::testing::TestWithParam<Case> {
     if (c.mean_hook) ref.mean_hook = testing::test_mean_hook(c.P);
     if (c.kernel_hook) ref.kernel_hook = testing::test_kernel_hook(c.P);
     ref.P = c.P;
+    ref.anchor = 0.8;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
   }
   Eigen::MatrixXd X, Y, Z;
