@@ -42,8 +42,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 
 class Hvkg : public ModelStrategy {
  public:
-  explicit Hvkg(const ProblemSpec& spec) : ModelStrategy(spec) {}
-  Hvkg(const ProblemSpec& spec, gp::GpOptions options) : ModelStrategy(spec, options) {}
+  explicit Hvkg(const ProblemSpec& spec, gp::GpOptions options = {}) : ModelStrategy(spec, options) {}
   std::string name() const override { return "hvkg"; }
 
  protected:

@@ -11,8 +11,7 @@ namespace rescue::acq {
 
 class ModelStrategy : public Strategy {
  public:
-  explicit ModelStrategy(const ProblemSpec& spec) : ModelStrategy(spec, model_gp_options(spec)) {}
-  ModelStrategy(const ProblemSpec& spec, gp::GpOptions options) : spec_(spec), model_(spec_, options) {}
+  explicit ModelStrategy(const ProblemSpec& spec, gp::GpOptions options = {}) : spec_(spec), model_(spec_, options) {}
   std::optional<Suggestion> suggest(const EngineView& view, Rng& rng) final;
   Surrogate* model() override { return &model_; }
   nlohmann::json save_state() const override { return {{"model", model_.save()}}; }

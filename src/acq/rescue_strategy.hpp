@@ -16,7 +16,7 @@
 //   causal model is overridden by data, the mean is b_m + a_m f_do with a
 //   learned scale a_m and offset b_m per output and w_c is learned; with
 //   rescue.fixed_prior = 1, a_m = 1, b_m = 0, w_c = 1 and no fidelity offset
-//   (gp.fidelity_offset): the paper's form.
+//   (rescue.fidelity_offset): the paper's form.
 //   Whether the prior is on (a_m near 1) or off (a_m = 0) is decided by the
 //   leave-one-out predictive density (rescue.prior_by_loo = 1, the default;
 //   0 by the evidence, which can keep a prior that predicts worse; gp_fit.cpp).

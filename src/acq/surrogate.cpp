@@ -79,18 +79,6 @@ std::vector<double> front_reference_point(const double* pts, std::size_t n, int 
   return ref;
 }
 
-gp::GpOptions model_gp_options(const ProblemSpec& spec) {
-  gp::GpOptions o;
-  // The product kernel k_in k_fid carries an offset between fidelities that
-  // is the same for every configuration only through long input
-  // lengthscales, which the outputs share; a learned mean term c_m (t - s)
-  // carries it at the cost of one parameter per output (multi_fidelity_gp.hpp).
-  const FidelitySpec& f = spec.fidelity();
-  o.learn_fidelity_offset = f.upper > f.lower && spec.param("gp.fidelity_offset", 1.0) != 0.0;
-  o.fidelity_anchor = f.upper > f.lower ? f.unit(f.target) : 1.0;
-  return o;
-}
-
 Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     : spec_(&spec),
       options_(options),

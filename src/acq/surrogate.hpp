@@ -38,10 +38,6 @@ std::vector<double> reference_point_min(const ProblemSpec& spec, const std::vect
 /// pushed out by 10% of the front's range in each objective; zeros for n = 0.
 std::vector<double> front_reference_point(const double* points, std::size_t n, int M);
 
-/// The GP options of the model strategies for a problem: the defaults, with
-/// the fidelity offset (gp.fidelity_offset) anchored at the target fidelity.
-gp::GpOptions model_gp_options(const ProblemSpec& spec);
-
 class Surrogate {
  public:
   explicit Surrogate(const ProblemSpec& spec, gp::GpOptions options = {});

@@ -31,9 +31,6 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"feasibility.threshold", "0.5", kClosed, 0, 1,
        "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
        "sets of the knowledge gradient"},
-      {"gp.fidelity_offset", "1", kInteger, 0, 1,
-       "model strategies: 1 adds a learned mean term c_m (s_target - s) per output, an offset between "
-       "fidelities that is the same for every configuration (off in rescue's fixed form); 0 none"},
       {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
@@ -56,6 +53,9 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 computes HV_CI from the causal estimates as the GP has calibrated them (b_m + a_m f_do), 0 from "
        "f_do itself as the paper does (as does rescue.fixed_prior = 1)"},
       {"rescue.discovery", "0", kInteger, 0, 1, "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
+      {"rescue.fidelity_offset", "1", kInteger, 0, 1,
+       "rescue: 1 adds a learned mean term c_m (s_target - s) per output, an offset between fidelities that is "
+       "the same for every configuration (off in the fixed form); 0 none"},
       {"rescue.fixed_prior", "0", kInteger, 0, 1,
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},

@@ -166,13 +166,15 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // A warm refit stays in the mode it starts in, and a mode that explains
   // some output as noise (long lengthscales, large noise) holds on noise-free
   // data once it has been entered; the fit then misses its own observations.
-  // So while the model has been fitted on fewer than kExploreRows rows, a
-  // refit also starts from the previous optimum with every noise variance
-  // above 1e-3 set to 1e-4, and the evidence chooses. (hvkg's model on a
-  // small noise-free problem, 14 steps, 20 seeds: 6 runs ended at least 0.09
-  // from some observation before, none after.) Later, not: like a fresh
-  // search, it finds modes of higher evidence that served the acquisitions
-  // worse (hvkg on Branin-Currin, 20 seeds: area under regret +0.06, p = 0.004).
+  // So with GpOptions::low_noise_start, while the model has been fitted on
+  // fewer than kExploreRows rows, a refit also starts from the previous
+  // optimum with every noise variance above 1e-3 set to 1e-4, and the
+  // evidence chooses. (hvkg's model on a small noise-free problem, 14 steps,
+  // 20 seeds: 6 runs ended at least 0.09 from some observation without it,
+  // none with it.) Later, not: like a fresh search, it finds modes of higher
+  // evidence that served the acquisitions worse (hvkg on Branin-Currin, 20
+  // seeds: area under regret +0.06, p = 0.004); and even on small data only
+  // by choice (rescue_strategy.cpp): hvkg did worse with it there too.
   auto low_noise = [&](const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) {
     if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
     Eigen::VectorXd t = theta;

@@ -73,8 +73,9 @@ struct GpOptions {
   int cold_starts = 4;
   int warm_starts = 1;             // starts of other refits (the first is the previous optimum)
   /// A refit of a model fitted on fewer than 16 rows also starts from the
-  /// previous optimum with every noise variance above 1e-3 set to 1e-4 (see gp_fit.cpp).
-  bool low_noise_start = true;
+  /// previous optimum with every noise variance above 1e-3 set to 1e-4 (see
+  /// gp_fit.cpp; rescue sets it).
+  bool low_noise_start = false;
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
