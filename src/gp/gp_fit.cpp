@@ -171,10 +171,12 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // optimum with every noise variance above 1e-3 set to 1e-4, and the
   // evidence chooses. (hvkg's model on a small noise-free problem, 14 steps,
   // 20 seeds: 6 runs ended at least 0.09 from some observation without it,
-  // none with it.) Later, not: like a fresh search, it finds modes of higher
-  // evidence that served the acquisitions worse (hvkg on Branin-Currin, 20
-  // seeds: area under regret +0.06, p = 0.004); and even on small data only
-  // by choice (rescue_strategy.cpp): hvkg did worse with it there too.
+  // none with it.) Later, not: like a fresh search, it may find modes of
+  // higher evidence that serve the acquisitions worse. And only by choice
+  // (rescue_strategy.cpp): hvkg's runs on Branin-Currin with it, on any data
+  // size or below 16 rows, had a higher area under regret than the committed
+  // runs of build 64ce228 (+0.06, p = 0.004; +0.05, p = 0.007; 20 seeds), a
+  // comparison that may also span earlier commits.
   auto low_noise = [&](const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) {
     if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
     Eigen::VectorXd t = theta;
