@@ -288,6 +288,14 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       return -std::numeric_limits<double>::infinity();
     }
   };
+  // Leave-one-out log predictive density; minus infinity where it fails.
+  auto held_out = [&](const Eigen::VectorXd& t) {
+    try {
+      return loo_log_predictive(t);
+    } catch (const Error&) {
+      return -std::numeric_limits<double>::infinity();
+    }
+  };
   if ((ms >= 0 || hw >= 0) && recheck && ctx.best_theta.size() == n) {
     Eigen::VectorXd x = ctx.best_theta;
     // Chosen by held-out prediction: the best point of each search is a
@@ -345,11 +353,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       double best_loo = -std::numeric_limits<double>::infinity();
       ctx.best_theta = candidates.front();
       for (const Eigen::VectorXd& c : candidates) {
-        double v = -std::numeric_limits<double>::infinity();
-        try {
-          v = loo_log_predictive(c);
-        } catch (const Error&) {
-        }
+        const double v = held_out(c);
         if (v > best_loo) {
           best_loo = v;
           ctx.best_theta = c;
@@ -361,14 +365,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     // Between rechecks the prior's mode stays as chosen, but the plain model
     // kept alongside replaces it as soon as it predicts held-out points
     // better: the prior guides only while it helps.
-    auto loo = [&](const Eigen::VectorXd& t) {
-      try {
-        return loo_log_predictive(t);
-      } catch (const Error&) {
-        return -std::numeric_limits<double>::infinity();
-      }
-    };
-    if (loo(plain_best) > loo(ctx.best_theta)) {
+    if (held_out(plain_best) > held_out(ctx.best_theta)) {
       ctx.best_theta = plain_best;
       ctx.best = pinned_value(plain_best);
     }
