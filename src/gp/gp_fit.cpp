@@ -213,12 +213,15 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // candidate at every recheck and replaces the prior's mode between rechecks
   // when it predicts held-out points better (below), so the choice is never
   // between the prior and a prior-off model stuck where the prior's fits left
-  // it (a mode that explains data as noise).
+  // it (a mode that explains data as noise). Only while the model has been
+  // fitted on fewer than kExploreRows rows, where such modes are entered: on
+  // more data it costs a local search and a held-out comparison per refit
+  // (the robot stand-in's suggestion at 100 rows: 2.9 s against 1.6 s).
   Eigen::VectorXd plo, phi;
   layout_.bounds(opt_.noise_floor, plo, phi);
   if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
   if (hw >= 0) phi[hw] = plo[hw];
-  const bool track_plain = (ms >= 0 || hw >= 0) && opt_.prior_mode_by_loo;
+  const bool track_plain = (ms >= 0 || hw >= 0) && opt_.prior_mode_by_loo && (!fitted_ || fit_rows_ < kExploreRows);
   // Between rechecks with the prior off, the main search is this search.
   const bool main_is_plain = track_plain && !recheck && (ms < 0 || (hi.segment(ms, P_).cwiseAbs().maxCoeff() == 0.0)) &&
                              (hw < 0 || hi[hw] <= plo[hw]);
@@ -380,7 +383,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   fitted_ = true;
   prior_changed_ = false;
   fit_rows_ = X_.rows();
-  if (track_plain) plain_ = plain_best;
+  plain_ = track_plain ? plain_best : Eigen::VectorXd();
   FitReport rep;
   rep.objective = ctx.best;
   rep.evaluations = ctx.evaluations;

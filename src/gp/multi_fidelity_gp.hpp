@@ -86,6 +86,8 @@ struct GpOptions {
   /// density of the data (see loo_log_predictive), which judges the prior by
   /// how well it predicts held-out points rather than how well it explains all;
   /// the fits between two checks then keep the prior's a_m and w as chosen.
+  /// While fewer than 16 rows have been fitted, the prior-off model is also
+  /// fitted alongside and is a candidate at every fit (see gp_fit.cpp).
   bool prior_mode_by_loo = false;
 };
 
@@ -145,8 +147,8 @@ class MultiFidelityGp {
   /// them (empty: none kept; the next fit then searches it afresh).
   void restore_fit(const Hyperparameters& h, const Eigen::VectorXd& plain = Eigen::VectorXd());
   /// With a learned prior chosen by held-out prediction, the packed parameters
-  /// of the prior-off model that the fits keep alongside (see gp_fit.cpp);
-  /// empty otherwise.
+  /// of the prior-off model that the fits keep alongside while the data are
+  /// small (see gp_fit.cpp); empty otherwise.
   const Eigen::VectorXd& plain_fit() const { return plain_; }
   /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
   Hyperparameters default_hyperparameters() const;
