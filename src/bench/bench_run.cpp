@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/blas_core.hpp"
 #include "bench/regret_curve.hpp"
 #include "bench/variant.hpp"
 #include "moo/hypervolume.hpp"
@@ -55,6 +56,7 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
   for (const auto& o : spec.options()) run.option_names.push_back(o.name);
   run.target_fidelity = spec.fidelity().target;
+  run.blas_core = blas_core();
   const double unit = spec.target_cost();
 
   // Independent streams for the observational data and the observation noise;

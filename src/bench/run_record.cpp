@@ -52,7 +52,7 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
       << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "")
       << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << num(s.hv_max)
       << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
-      << "\n";
+      << (run.blas_core.empty() ? "" : "\n# blas_core=" + run.blas_core) << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
   for (const auto& n : run.option_names) out << ",x." << n;
   out << ",inferred_hv,log10_regret,best_log10_regret,violated,violated_at_target,suggest_seconds,recommend_seconds,"
@@ -149,6 +149,7 @@ RunResult read_run_csv(std::istream& in) {
   s.hv_max = to_double(get("hv_max"), 0);
   run.target_fidelity = to_double(get("target_fidelity"), 0);
   run.observational_cost = to_double(get("observational_cost"), 0);
+  if (meta.count("blas_core")) run.blas_core = meta["blas_core"];
   return run;
 }
 

@@ -50,6 +50,9 @@ struct RunResult {
   std::vector<std::string> option_names;
   double target_fidelity = 1.0;
   double observational_cost = 0.0;  ///< cost of the observational rows (not in the budget)
+  /// The BLAS kernel the run used (bench/blas_core.hpp); empty in files
+  /// written before it was recorded.
+  std::string blas_core;
   std::vector<IterationRecord> iterations;
   bool complete = false;
   std::string stop_reason;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/bench_run.hpp"
+#include "bench/blas_core.hpp"
 #include "bench/experiment.hpp"
 #include "bench/run_record.hpp"
 #include "moo/hypervolume.hpp"
@@ -31,6 +32,7 @@ rb::RunResult sample_run(bool complete) {
   r.option_names = {"x1", "x2"};
   r.target_fidelity = 1.0;
   r.observational_cost = 41.0 / 3.0;
+  r.blas_core = "Haswell";
   for (int i = 1; i <= 3; ++i) {
     rb::IterationRecord it;
     it.iteration = i;
@@ -69,6 +71,7 @@ TEST(RunCsv, ExactRoundTrip) {
   EXPECT_EQ(back.spec.recommend_points, 321);
   EXPECT_TRUE(back.spec.shared_recommender);
   EXPECT_EQ(back.observational_cost, run.observational_cost);
+  EXPECT_EQ(back.blas_core, "Haswell");
   EXPECT_EQ(back.option_names, run.option_names);
   ASSERT_EQ(back.iterations.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -105,6 +108,10 @@ TEST(RunRecommender, SetSizeReachesTheLibrary) {
     spec.recommend_points = points;
     const auto run = rb::run_benchmark(spec);
     ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+    // The library is built against OpenBLAS, whose kernel the run names.
+    EXPECT_EQ(run.blas_core, rb::blas_core());
+    EXPECT_NE(run.blas_core, "unknown");
+    EXPECT_FALSE(run.blas_core.empty());
     int largest = 0;
     for (const auto& it : run.iterations) largest = std::max(largest, it.recommended);
     EXPECT_LE(largest, points);
@@ -130,6 +137,20 @@ TEST(RunCsv, ReadsFilesWithoutTheOwnRecommendationColumn) {
   ASSERT_EQ(back.iterations.size(), 3u);
   for (const auto& it : back.iterations) EXPECT_EQ(it.own_inferred_hv, it.inferred_hv);
   EXPECT_EQ(back.iterations[2].recommended, 5);
+}
+
+// Files written before the BLAS kernel was recorded read with it empty.
+TEST(RunCsv, ReadsFilesWithoutTheBlasKernel) {
+  std::stringstream ss;
+  rb::write_run_csv(ss, sample_run(true));
+  std::string text = ss.str();
+  const auto at = text.find("# blas_core=Haswell\n");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, 20);
+  std::istringstream in(text);
+  const auto back = rb::read_run_csv(in);
+  EXPECT_TRUE(back.blas_core.empty());
+  EXPECT_EQ(back.iterations.size(), 3u);
 }
 
 // Every strategy is measured by the same recommender (protocol): a plain GP

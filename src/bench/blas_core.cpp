@@ -1,0 +1,22 @@
+#include "bench/blas_core.hpp"
+
+#include <dlfcn.h>
+
+namespace rescue::bench {
+
+std::string blas_core() {
+  // Looked up rather than linked: the library may be built against another
+  // BLAS, which has no such function.
+  using CoreName = char* (*)();
+  void* sym = dlsym(RTLD_DEFAULT, "openblas_get_corename");
+  if (sym == nullptr) return "unknown";
+  const char* name = reinterpret_cast<CoreName>(sym)();
+  if (name == nullptr || *name == '\0') return "unknown";
+  std::string s(name);
+  // The name goes on one metadata line of the run file.
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace rescue::bench
