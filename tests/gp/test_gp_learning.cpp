@@ -434,6 +434,60 @@ TEST(GpLearning, ARefitLeavesAModeThatExplainsTheDataAsNoise) {
   EXPECT_GE(stays, 1) << "no seed where the warm start alone stays in the noise mode";
 }
 
+// The same trap on more data, with a causal prior: the prior carries the
+// outputs but misses a wiggle of output 0, and the fit sits where the
+// residual kernel is off (K_obj near zero, long lengthscales) and the wiggle
+// is read as noise. A warm refit from there alone stays; the refit of a
+// model with the low-noise start also starts with the residual kernel as a
+// first fit sets it, and then reproduces the noise-free data.
+TEST(GpLearning, ARefitWithAPriorLeavesAModeThatLeavesTheResidualToNoise) {
+  int stays = 0;
+  for (int seed = 0; seed < 3; ++seed) {
+    SCOPED_TRACE(seed);
+    Rng rng(1800 + seed);
+    const Eigen::MatrixXd X = mostly_cheap_inputs(41, rng);
+    const auto wiggle = [](const Eigen::MatrixXd& Z) {
+      return (0.25 * (9.0 * Z.col(0).array()).sin() * (1.0 - 0.5 * Z.col(1).array())).matrix().eval();
+    };
+    const Eigen::MatrixXd Y = [&] {
+      Eigen::MatrixXd out = offset_outputs(X);
+      out.col(0) += wiggle(X);
+      return out;
+    }();
+    double error[2], signal[2], noise[2];
+    for (bool low_noise_start : {false, true}) {
+      GpOptions o = learned_prior_options();
+      o.low_noise_start = low_noise_start;
+      MultiFidelityGp gp(3, 2, o);
+      gp.set_mean_hook([](const Eigen::MatrixXd& Z) { return offset_outputs(Z); });
+      gp.set_data(X.topRows(40), Y.topRows(40));
+      Hyperparameters stuck = gp.default_hyperparameters();
+      stuck.log_lengthscale.setConstant(std::log(9.0));
+      stuck.coreg_factor.setZero();
+      stuck.log_kappa.setConstant(std::log(1e-3));
+      stuck.log_noise.setConstant(std::log(5e-3));
+      stuck.log_noise[0] = std::log(0.05);
+      gp.restore_fit(stuck);  // as if an earlier fit had ended there
+      gp.set_data(X, Y);
+      Rng r(seed);
+      gp.fit(r);  // 41 rows after 40: a warm refit, no fresh search
+      const double range = Y.col(0).maxCoeff() - Y.col(0).minCoeff();
+      error[low_noise_start] = max_training_error(gp, X, Y, 0) / range;
+      const Hyperparameters& h = gp.hyperparameters();
+      signal[low_noise_start] = std::exp(h.log_kappa[0]) + h.coreg_factor.row(0).squaredNorm();
+      noise[low_noise_start] = h.noise()[0];
+      std::cout << "seed " << seed << (low_noise_start ? " with" : " without")
+                << " the low-noise start: residual signal variance of output 0 " << signal[low_noise_start]
+                << ", noise variance " << noise[low_noise_start] << ", largest error at the data " << error[low_noise_start]
+                << " of the range\n";
+    }
+    if (error[0] > 0.05) ++stays;
+    EXPECT_LT(error[1], 0.02);
+    EXPECT_GT(signal[1], noise[1]);
+  }
+  EXPECT_GE(stays, 1) << "no seed where the warm start alone stays in the noise mode";
+}
+
 // The fidelity offset c_m (t - s) carries an offset between fidelities that
 // is the same for every configuration, which the product kernel can carry
 // only through long input lengthscales that the outputs share: learned, the
