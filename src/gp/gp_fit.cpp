@@ -177,15 +177,20 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // size or below 16 rows, had a higher area under regret than the committed
   // runs of build 64ce228 (+0.06, p = 0.004; +0.05, p = 0.007; 20 seeds), a
   // comparison that may also span earlier commits.
-  auto low_noise = [&](const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) {
-    if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
-    Eigen::VectorXd t = theta;
+  // Sets every noise variance above 1e-3 of packed hyperparameters to 1e-4;
+  // false when none was above.
+  auto quieten = [&](Eigen::VectorXd& t) {
     bool noisy = false;
     for (int m = 0; m < P_; ++m) {
       double& v = t[layout_.noise_offset() + m];
       if (v > std::log(1e-3)) v = std::log(std::max(1e-4, opt_.noise_floor)), noisy = true;
     }
-    if (noisy) into.push_back(t);
+    return noisy;
+  };
+  auto low_noise = [&](const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) {
+    if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
+    Eigen::VectorXd t = theta;
+    if (quieten(t)) into.push_back(t);
   };
   if (fitted_) low_noise(layout_.pack(hp_), starts);
   // A mode of the causal prior's model that leaves an output's residual to
@@ -211,9 +216,9 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       h.log_lengthscale = base.log_lengthscale;
       h.coreg_factor = base.coreg_factor;
       h.log_kappa = base.log_kappa;
-      for (int m = 0; m < P_; ++m)
-        if (h.log_noise[m] > std::log(1e-3)) h.log_noise[m] = std::log(std::max(1e-4, opt_.noise_floor));
-      starts.push_back(layout_.pack(h));
+      Eigen::VectorXd t = layout_.pack(h);
+      quieten(t);
+      starts.push_back(t);
     }
   }
 
