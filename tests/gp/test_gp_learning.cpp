@@ -395,6 +395,20 @@ double max_training_error(const MultiFidelityGp& gp, const Eigen::MatrixXd& X, c
   return (gp.posterior_mean(X).col(col) - Y.col(col)).cwiseAbs().maxCoeff();
 }
 
+// Puts gp where an earlier fit on all rows but the last had ended at `stuck`,
+// then refits on every row (one row more: a warm refit, no fresh search).
+// Returns the largest error at the data on output 0 over that output's range.
+double warm_refit_error(MultiFidelityGp& gp, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
+                        const Hyperparameters& stuck, int seed) {
+  gp.set_data(X.topRows(X.rows() - 1), Y.topRows(Y.rows() - 1));
+  gp.restore_fit(stuck);
+  gp.set_data(X, Y);
+  Rng r(seed);
+  gp.fit(r);
+  const double range = Y.col(0).maxCoeff() - Y.col(0).minCoeff();
+  return max_training_error(gp, X, Y, 0) / range;
+}
+
 // A warm refit stays in the mode it starts in. Started where output 0 is all
 // noise and every lengthscale long (where a fit on a few rows can land), the
 // refit on noise-free data must still find the mode that reproduces them: on
@@ -412,16 +426,10 @@ TEST(GpLearning, ARefitLeavesAModeThatExplainsTheDataAsNoise) {
       GpOptions o;
       o.low_noise_start = low_noise_start;
       MultiFidelityGp gp(3, 2, o);
-      gp.set_data(X.topRows(14), Y.topRows(14));
       Hyperparameters stuck = gp.default_hyperparameters();
       stuck.log_lengthscale.setConstant(std::log(30.0));
       stuck.log_noise[0] = std::log(0.8);
-      gp.restore_fit(stuck);  // as if an earlier fit had ended there
-      gp.set_data(X, Y);
-      Rng r(seed);
-      gp.fit(r);  // 15 rows after 14: a warm refit, no fresh search
-      const double range = Y.col(0).maxCoeff() - Y.col(0).minCoeff();
-      error[low_noise_start] = max_training_error(gp, X, Y, 0) / range;
+      error[low_noise_start] = warm_refit_error(gp, X, Y, stuck, seed);  // 15 rows after 14
       noise[low_noise_start] = gp.hyperparameters().noise()[0];
       std::cout << "seed " << seed << (low_noise_start ? " with" : " without")
                 << " the low-noise start: noise variance of output 0 " << noise[low_noise_start]
@@ -460,19 +468,13 @@ TEST(GpLearning, ARefitWithAPriorLeavesAModeThatLeavesTheResidualToNoise) {
       o.low_noise_start = low_noise_start;
       MultiFidelityGp gp(3, 2, o);
       gp.set_mean_hook([](const Eigen::MatrixXd& Z) { return offset_outputs(Z); });
-      gp.set_data(X.topRows(40), Y.topRows(40));
       Hyperparameters stuck = gp.default_hyperparameters();
       stuck.log_lengthscale.setConstant(std::log(9.0));
       stuck.coreg_factor.setZero();
       stuck.log_kappa.setConstant(std::log(1e-3));
       stuck.log_noise.setConstant(std::log(5e-3));
       stuck.log_noise[0] = std::log(0.05);
-      gp.restore_fit(stuck);  // as if an earlier fit had ended there
-      gp.set_data(X, Y);
-      Rng r(seed);
-      gp.fit(r);  // 41 rows after 40: a warm refit, no fresh search
-      const double range = Y.col(0).maxCoeff() - Y.col(0).minCoeff();
-      error[low_noise_start] = max_training_error(gp, X, Y, 0) / range;
+      error[low_noise_start] = warm_refit_error(gp, X, Y, stuck, seed);  // 41 rows after 40
       const Hyperparameters& h = gp.hyperparameters();
       signal[low_noise_start] = std::exp(h.log_kappa[0]) + h.coreg_factor.row(0).squaredNorm();
       noise[low_noise_start] = h.noise()[0];
