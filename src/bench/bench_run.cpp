@@ -57,6 +57,7 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   for (const auto& o : spec.options()) run.option_names.push_back(o.name);
   run.target_fidelity = spec.fidelity().target;
   run.blas_core = blas_core();
+  run.blas_threads = blas_threads();
   const double unit = spec.target_cost();
 
   // Independent streams for the observational data and the observation noise;

@@ -19,4 +19,12 @@ std::string blas_core() {
   return s;
 }
 
+int blas_threads() {
+  using NumThreads = int (*)();
+  void* sym = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+  if (sym == nullptr) return 0;
+  const int n = reinterpret_cast<NumThreads>(sym)();
+  return n > 0 ? n : 0;
+}
+
 }  // namespace rescue::bench

@@ -1,6 +1,7 @@
 // The BLAS kernel a run used. OpenBLAS picks its kernels by CPU at load time
 // (or by OPENBLAS_CORETYPE), and two kernels round differently, so a run
-// repeats digit for digit only on the same kernel; the run files record it.
+// repeats digit for digit only on the same kernel and thread count; the run
+// files record both.
 #pragma once
 #include <string>
 
@@ -9,5 +10,12 @@ namespace rescue::bench {
 /// OpenBLAS's name for the kernel in use ("Haswell", "SkylakeX", ...), or
 /// "unknown" when the BLAS in the process is not OpenBLAS.
 std::string blas_core();
+
+/// The number of threads OpenBLAS splits its work across (OPENBLAS_NUM_THREADS,
+/// or one per core by default), or 0 when the BLAS is not OpenBLAS. It parts
+/// twin runs as the kernel does, since the threads split the same sums
+/// differently; and runs in parallel with several threads each oversubscribe
+/// the cores, which inflates the wall-time columns.
+int blas_threads();
 
 }  // namespace rescue::bench

@@ -9,10 +9,12 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "bench/batch_rounds.hpp"
+#include "bench/blas_core.hpp"
 #include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
 #include "bench/max_hv_search.hpp"
@@ -285,6 +287,14 @@ int main(int argc, char** argv) {
       rescue::bench::summarize_experiment(cfg, std::cerr);
       return 0;
     }
+    // Parallel runs whose BLAS also runs threads oversubscribe the cores: the
+    // runs' results stand, but their wall-time columns read high.
+    const int blas = rescue::bench::blas_threads();
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (cfg.jobs > 1 && blas > 1 && cores > 0 && static_cast<unsigned>(cfg.jobs * blas) > cores)
+      std::cerr << "rescue-bench: " << cfg.jobs << " runs at a time with " << blas << " OpenBLAS threads each on "
+                << cores << " cores: the wall times will read high (set OPENBLAS_NUM_THREADS=1 to time runs; "
+                << "the run files record the thread count, which changes the runs' rounding)\n";
     const int errors = rescue::bench::run_experiment(cfg, std::cerr);
     if (errors > 0) std::cerr << errors << " run(s) stopped on an error (see the run CSVs)\n";
     return errors > 0 ? 2 : 0;

@@ -52,7 +52,8 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
       << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "")
       << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << num(s.hv_max)
       << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
-      << (run.blas_core.empty() ? "" : "\n# blas_core=" + run.blas_core) << "\n";
+      << (run.blas_core.empty() ? "" : "\n# blas_core=" + run.blas_core)
+      << (run.blas_threads > 0 ? "\n# blas_threads=" + std::to_string(run.blas_threads) : "") << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
   for (const auto& n : run.option_names) out << ",x." << n;
   out << ",inferred_hv,log10_regret,best_log10_regret,violated,violated_at_target,suggest_seconds,recommend_seconds,"
@@ -150,6 +151,7 @@ RunResult read_run_csv(std::istream& in) {
   run.target_fidelity = to_double(get("target_fidelity"), 0);
   run.observational_cost = to_double(get("observational_cost"), 0);
   if (meta.count("blas_core")) run.blas_core = meta["blas_core"];
+  if (meta.count("blas_threads")) run.blas_threads = std::stoi(meta["blas_threads"]);
   return run;
 }
 

@@ -53,6 +53,9 @@ struct RunResult {
   /// The BLAS kernel the run used (bench/blas_core.hpp); empty in files
   /// written before it was recorded.
   std::string blas_core;
+  /// OpenBLAS's thread count in the run (bench/blas_core.hpp); 0 in files
+  /// written before it was recorded.
+  int blas_threads = 0;
   std::vector<IterationRecord> iterations;
   bool complete = false;
   std::string stop_reason;

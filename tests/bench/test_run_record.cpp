@@ -33,6 +33,7 @@ rb::RunResult sample_run(bool complete) {
   r.target_fidelity = 1.0;
   r.observational_cost = 41.0 / 3.0;
   r.blas_core = "Haswell";
+  r.blas_threads = 3;
   for (int i = 1; i <= 3; ++i) {
     rb::IterationRecord it;
     it.iteration = i;
@@ -72,6 +73,7 @@ TEST(RunCsv, ExactRoundTrip) {
   EXPECT_TRUE(back.spec.shared_recommender);
   EXPECT_EQ(back.observational_cost, run.observational_cost);
   EXPECT_EQ(back.blas_core, "Haswell");
+  EXPECT_EQ(back.blas_threads, 3);
   EXPECT_EQ(back.option_names, run.option_names);
   ASSERT_EQ(back.iterations.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -112,6 +114,8 @@ TEST(RunRecommender, SetSizeReachesTheLibrary) {
     EXPECT_EQ(run.blas_core, rb::blas_core());
     EXPECT_NE(run.blas_core, "unknown");
     EXPECT_FALSE(run.blas_core.empty());
+    EXPECT_EQ(run.blas_threads, rb::blas_threads());
+    EXPECT_GE(run.blas_threads, 1);
     int largest = 0;
     for (const auto& it : run.iterations) largest = std::max(largest, it.recommended);
     EXPECT_LE(largest, points);
@@ -150,6 +154,22 @@ TEST(RunCsv, ReadsFilesWithoutTheBlasKernel) {
   std::istringstream in(text);
   const auto back = rb::read_run_csv(in);
   EXPECT_TRUE(back.blas_core.empty());
+  EXPECT_EQ(back.iterations.size(), 3u);
+}
+
+// Files written before the BLAS thread count was recorded read with it 0.
+TEST(RunCsv, ReadsFilesWithoutTheBlasThreadCount) {
+  std::stringstream ss;
+  rb::write_run_csv(ss, sample_run(true));
+  std::string text = ss.str();
+  const std::string line = "# blas_threads=3\n";
+  const auto at = text.find(line);
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, line.size());
+  std::istringstream in(text);
+  const auto back = rb::read_run_csv(in);
+  EXPECT_EQ(back.blas_threads, 0);
+  EXPECT_EQ(back.blas_core, "Haswell");
   EXPECT_EQ(back.iterations.size(), 3u);
 }
 
