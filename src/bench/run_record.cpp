@@ -1,6 +1,8 @@
 #include "bench/run_record.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <istream>
 #include <map>
@@ -37,6 +39,17 @@ double to_double(const std::string& s, int line) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0') bad(line, "'" + s + "' is not a number");
+  return v;
+}
+
+// A metadata count: a whole number, not negative (std::stoi would accept
+// "3x" and throw a bare "stoi" on "x").
+long long to_count(const std::string& key, const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE || v < 0)
+    fail(Status::InvalidArgument, "run CSV: metadata '" + key + "' is '" + s + "', not a count");
   return v;
 }
 
@@ -139,19 +152,20 @@ RunResult read_run_csv(std::istream& in) {
   s.problem = get("problem");
   s.strategy = get("strategy");
   if (meta.count("variant")) s.variant = meta["variant"];
-  s.seed = static_cast<std::uint64_t>(std::stoull(get("seed")));
+  s.seed = static_cast<std::uint64_t>(to_count("seed", get("seed")));
   s.budget = to_double(get("budget"), 0);
   s.initial_budget = to_double(get("initial_budget"), 0);
-  s.observational_rows = std::stoi(get("observational_rows"));
-  s.max_suggestions = std::stoi(get("max_suggestions"));
+  s.observational_rows = static_cast<int>(to_count("observational_rows", get("observational_rows")));
+  s.max_suggestions = static_cast<int>(to_count("max_suggestions", get("max_suggestions")));
   s.recommend_every = to_double(get("recommend_every"), 0);
-  if (meta.count("recommend_points")) s.recommend_points = std::stoi(meta["recommend_points"]);
+  if (meta.count("recommend_points"))
+    s.recommend_points = static_cast<int>(to_count("recommend_points", meta["recommend_points"]));
   s.shared_recommender = meta.count("shared_recommender") && meta["shared_recommender"] == "1";
   s.hv_max = to_double(get("hv_max"), 0);
   run.target_fidelity = to_double(get("target_fidelity"), 0);
   run.observational_cost = to_double(get("observational_cost"), 0);
   if (meta.count("blas_core")) run.blas_core = meta["blas_core"];
-  if (meta.count("blas_threads")) run.blas_threads = std::stoi(meta["blas_threads"]);
+  if (meta.count("blas_threads")) run.blas_threads = static_cast<int>(to_count("blas_threads", meta["blas_threads"]));
   return run;
 }
 

@@ -263,6 +263,23 @@ TEST(RunCsv, MalformedFilesThrow) {
     std::stringstream in(text + "4,0,9,1,0.1,0.2,0,0,0,0,0,0,0,0\n");
     EXPECT_THROW(rb::read_run_csv(in), rescue::Error);  // data after the completion line
   }
+  // A count in the metadata that is not one gets the library's error, naming the key.
+  for (const auto& [line, bad] : {std::pair<std::string, std::string>{"# blas_threads=3\n", "# blas_threads=x\n"},
+                                  {"# blas_threads=3\n", "# blas_threads=3x\n"},
+                                  {"# seed=7\n", "# seed=-7\n"},
+                                  {"# recommend_points=321\n", "# recommend_points=\n"}}) {
+    std::string t = text;
+    const auto pos = t.find(line);
+    ASSERT_NE(pos, std::string::npos) << line;
+    t.replace(pos, line.size(), bad);
+    std::stringstream in(t);
+    try {
+      rb::read_run_csv(in);
+      ADD_FAILURE() << "read " << bad;
+    } catch (const rescue::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(line.substr(2, line.find('=') - 2)), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(InferredHypervolume, DropsConfigurationsInfeasibleAtTheTarget) {
