@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -264,10 +267,12 @@ TEST(RunCsv, MalformedFilesThrow) {
     EXPECT_THROW(rb::read_run_csv(in), rescue::Error);  // data after the completion line
   }
   // A count in the metadata that is not one gets the library's error, naming the key.
-  for (const auto& [line, bad] : {std::pair<std::string, std::string>{"# blas_threads=3\n", "# blas_threads=x\n"},
-                                  {"# blas_threads=3\n", "# blas_threads=3x\n"},
-                                  {"# seed=7\n", "# seed=-7\n"},
-                                  {"# recommend_points=321\n", "# recommend_points=\n"}}) {
+  const std::vector<std::pair<std::string, std::string>> counts = {
+      {"# blas_threads=3\n", "# blas_threads=x\n"},
+      {"# blas_threads=3\n", "# blas_threads=3x\n"},
+      {"# seed=7\n", "# seed=-7\n"},
+      {"# recommend_points=321\n", "# recommend_points=\n"}};
+  for (const auto& [line, bad] : counts) {
     std::string t = text;
     const auto pos = t.find(line);
     ASSERT_NE(pos, std::string::npos) << line;
