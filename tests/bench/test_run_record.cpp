@@ -146,31 +146,31 @@ TEST(RunCsv, ReadsFilesWithoutTheOwnRecommendationColumn) {
   EXPECT_EQ(back.iterations[2].recommended, 5);
 }
 
-// Files written before the BLAS kernel was recorded read with it empty.
-TEST(RunCsv, ReadsFilesWithoutTheBlasKernel) {
+// The sample run's file with one metadata line taken out, as an older
+// harness wrote it, read back.
+namespace {
+rb::RunResult read_sample_without(const std::string& line) {
   std::stringstream ss;
   rb::write_run_csv(ss, sample_run(true));
   std::string text = ss.str();
-  const auto at = text.find("# blas_core=Haswell\n");
-  ASSERT_NE(at, std::string::npos);
-  text.erase(at, 20);
+  const auto at = text.find(line);
+  EXPECT_NE(at, std::string::npos) << line;
+  if (at != std::string::npos) text.erase(at, line.size());
   std::istringstream in(text);
-  const auto back = rb::read_run_csv(in);
+  return rb::read_run_csv(in);
+}
+}  // namespace
+
+// Files written before the BLAS kernel was recorded read with it empty.
+TEST(RunCsv, ReadsFilesWithoutTheBlasKernel) {
+  const auto back = read_sample_without("# blas_core=Haswell\n");
   EXPECT_TRUE(back.blas_core.empty());
   EXPECT_EQ(back.iterations.size(), 3u);
 }
 
 // Files written before the BLAS thread count was recorded read with it 0.
 TEST(RunCsv, ReadsFilesWithoutTheBlasThreadCount) {
-  std::stringstream ss;
-  rb::write_run_csv(ss, sample_run(true));
-  std::string text = ss.str();
-  const std::string line = "# blas_threads=3\n";
-  const auto at = text.find(line);
-  ASSERT_NE(at, std::string::npos);
-  text.erase(at, line.size());
-  std::istringstream in(text);
-  const auto back = rb::read_run_csv(in);
+  const auto back = read_sample_without("# blas_threads=3\n");
   EXPECT_EQ(back.blas_threads, 0);
   EXPECT_EQ(back.blas_core, "Haswell");
   EXPECT_EQ(back.iterations.size(), 3u);
