@@ -1,6 +1,9 @@
 # Runs `rescue-bench --quick` and checks that its outputs exist and are well
 # formed: one complete CSV per run, the summary with a row per strategy and
 # problem, and the plots when gnuplot is installed.
+# rescue-bench keeps the complete runs it finds in --out (it resumes), so a second
+# ctest would check the first one's files and not run the pipeline: start empty.
+file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${BENCH} --quick --out ${OUT} -j 2 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rescue-bench --quick failed (${rc})")
