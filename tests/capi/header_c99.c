@@ -1,13 +1,17 @@
-/* Compiled with -std=c99 -pedantic -Werror: a complete ask/tell run in C. */
+/* Compiled with -std=c99 -pedantic -Werror: a complete ask/tell run in C.
+   Usage: header_c99_run [budget]; the budget defaults to 600 cost units (about 5
+   target-fidelity evaluations). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "rescue.h"
 
-int main(void) {
+int main(int argc, char** argv) {
+  const double budget = argc > 1 ? atof(argv[1]) : 600.0;
   rescue_problem* p = NULL;
   rescue_optimizer* opt = NULL;
   if (rescue_problem_builtin("branin-currin", &p) != RESCUE_OK) return 1;
-  rescue_problem_set_budget(p, 600.0);
+  if (rescue_problem_set_budget(p, budget) != RESCUE_OK) return 7;
   if (rescue_create(p, &opt) != RESCUE_OK) return 2;
   rescue_problem_free(p);
   int n = 0;
