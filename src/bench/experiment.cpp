@@ -168,6 +168,12 @@ std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std:
     if (!md || !csv) fail(Status::Io, "cannot write the summary in " + config.out_dir);
   }
   log << "summary of " << runs.size() << " runs: " << config.out_dir << "/summary.md\n";
+  for (const auto& ps : summaries)
+    for (const auto& p : ps.pairs)
+      if (p.start_differs > 0 && p.a < p.b)
+        log << "warning: " << ps.problem << ": " << p.a << " and " << p.b << " start from different measures of the "
+            << "same initial design on " << p.start_differs << " of " << p.test.n
+            << " seeds (other BLAS kernel or threads, recommender size or build); see the summary's last column\n";
   if (config.plots) {
     const bool render = gnuplot_available();
     if (!render) log << "warning: gnuplot not found; plot data and scripts are written, images are not\n";

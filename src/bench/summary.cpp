@@ -45,6 +45,21 @@ double run_area(const RunResult& r, const std::vector<double>& regret) {
   return area_under_regret(cost, regret, r.spec.initial_budget, r.spec.budget);
 }
 
+// The best log10 regret at the end of the initial design (NaN without one).
+double start_regret(const RunResult& r) {
+  double best = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& it : r.iterations)
+    if (it.initial) best = std::isnan(best) ? it.log10_regret : std::min(best, it.log10_regret);
+  return best;
+}
+
+std::string blas_setting(const RunResult& r) {
+  if (r.blas_core.empty() && r.blas_threads <= 0) return "not recorded";
+  std::string s = r.blas_core.empty() ? "kernel not recorded" : r.blas_core;
+  if (r.blas_threads > 0) s += ", " + std::to_string(r.blas_threads) + (r.blas_threads == 1 ? " thread" : " threads");
+  return s;
+}
+
 double run_aur(const RunResult& r, bool own = false) {
   std::vector<double> regret;
   for (const auto& it : r.iterations)
@@ -78,7 +93,7 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
                                  const std::vector<std::string>& order) {
   ProblemSummary ps;
   ps.problem = problem;
-  std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed;
+  std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed, start_by_seed;
   const auto& names = problems::problem_names();
   const auto truth = std::find(names.begin(), names.end(), problem) != names.end() ? problems::make_problem(problem)
                                                                                    : nullptr;
@@ -98,6 +113,8 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
         continue;
       }
       ++nruns;
+      ++st.blas[blas_setting(r)];
+      if (const double start = start_regret(r); !std::isnan(start)) start_by_seed[strategy][r.spec.seed] = start;
       const double aur = run_aur(r);
       st.seeds.push_back(r.spec.seed);
       st.aur.push_back(aur);
@@ -173,6 +190,15 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       p.test = paired_t_test(va, vb);
       const double mb = mean(vb);
       p.gain = mb != 0.0 ? relative_gain(mean(va), mb) : std::numeric_limits<double>::quiet_NaN();
+      int common = 0;
+      for (const auto& [seed, v] : start_by_seed[a.strategy]) {
+        auto it = start_by_seed[b.strategy].find(seed);
+        if (it == start_by_seed[b.strategy].end()) continue;
+        ++common;
+        p.start_difference += v - it->second;
+        p.start_differs += std::abs(v - it->second) > 1e-9;
+      }
+      if (common > 0) p.start_difference /= common;
       ps.pairs.push_back(p);
     }
   }
@@ -228,13 +254,30 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
            << s.aur.size() << " |\n";
     }
     if (!ps.pairs.empty()) {
-      md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B |\n"
-         << "|---|---|---|---|---|---|---|---|\n";
+      md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B | start differs on |\n"
+         << "|---|---|---|---|---|---|---|---|---|\n";
       for (const auto& p : ps.pairs) {
         md << "| " << p.a << " | " << p.b << " | " << p.test.n << " | " << fixed(p.test.mean_difference, 4) << " | "
            << fixed(p.test.t, 3) << " | " << pvalue(p.test.p_value) << " | " << fixed(p.test.cohens_d, 3) << " | "
-           << fixed(100.0 * p.gain, 1) << "% |\n";
+           << fixed(100.0 * p.gain, 1) << "% | " << p.start_differs;
+        if (p.start_differs > 0) md << " (mean " << (p.start_difference >= 0 ? "+" : "") << fixed(p.start_difference, 4) << ")";
+        md << " |\n";
       }
+      md << "\nStart differs on: the common seeds on which the best log10 regret at the end of the initial design "
+            "differs between A and B. The protocol gives both the same initial design and the same recommender, "
+            "so it agrees unless the runs were measured differently: another BLAS kernel or thread count (they "
+            "round differently and part twin runs), another recommender size or another build. Where it differs, "
+            "the paired test also compares the measuring.\n\nBLAS of the runs:";
+      for (const auto& s : ps.strategies) {
+        md << (&s == &ps.strategies.front() ? " " : "; ") << s.strategy << " (";
+        bool first = true;
+        for (const auto& [setting, n] : s.blas) {
+          md << (first ? "" : ", ") << setting << ": " << n;
+          first = false;
+        }
+        md << ")";
+      }
+      md << ".\n";
     }
     // Wall time of one suggestion at given numbers of observations.
     md << "\nMedian wall time (s) of one suggestion with about N observations in (+-2; strategy's own suggestions "

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,22 @@ struct StrategyStats {
   /// Runs whose last recommendation has a positive true hypervolume: it holds a
   /// configuration feasible at the target and inside the reference point.
   int final_recommendation_positive = 0;
+  /// The BLAS settings the runs recorded ("Haswell, 1 thread"; "not recorded"
+  /// for older files) and how many runs had each.
+  std::map<std::string, int> blas;
 };
 
 struct PairwiseStats {
   std::string a, b;  ///< a compared against b
   PairedTTest test;  ///< on AUR_a - AUR_b over common seeds
   double gain = 0.0; ///< (mean AUR_b - mean AUR_a) / |mean AUR_b| over the common seeds
+  /// The best log10 regret at the end of the initial design, compared over the
+  /// common seeds. Every strategy gets the same initial design and the same
+  /// recommender, so it agrees on every seed unless the two sets of runs were
+  /// measured differently: another BLAS kernel or thread count (which round
+  /// differently), another recommender size, another build.
+  int start_differs = 0;           ///< common seeds on which it differs (beyond 1e-9)
+  double start_difference = 0.0;   ///< mean over the common seeds of start_a - start_b
 };
 
 struct ProblemSummary {

@@ -156,3 +156,41 @@ TEST(Summary, OwnRecommendationOfSharedRecommenderRuns) {
   const std::string md = rb::summary_markdown({ps}, runs, "cmd");
   EXPECT_NE(md.find("| rescue | 2 | -3.000 |"), std::string::npos) << md;
 }
+
+TEST(Summary, StartOfTheRunsIsComparedPerPair) {
+  // Same initial design: the best regret at its end (iteration 2) must agree.
+  std::vector<rb::RunResult> runs;
+  for (std::uint64_t s = 1; s <= 4; ++s) {
+    rb::RunResult a = flat_run("a", s, -2.0), b = flat_run("b", s, -3.0), c = flat_run("c", s, -2.0);
+    b.iterations[1].log10_regret = -2.0;  // b starts where a does, then improves
+    a.blas_core = b.blas_core = "Haswell";
+    a.blas_threads = b.blas_threads = 1;
+    if (s == 2) c.iterations[1].log10_regret = -2.3;  // measured differently on one seed
+    if (s == 3) c.iterations[0].log10_regret = -2.1;  // the best of the design is what counts
+    c.blas_core = s <= 2 ? "Prescott" : "";
+    c.blas_threads = s <= 2 ? 2 : 0;
+    runs.push_back(a);
+    runs.push_back(b);
+    runs.push_back(c);
+  }
+  const auto ps = rb::summarize_problem("toy", runs, {"a", "b", "c"});
+  ASSERT_EQ(ps.pairs.size(), 6u);
+  auto pair = [&](const std::string& x, const std::string& y) {
+    for (const auto& p : ps.pairs)
+      if (p.a == x && p.b == y) return p;
+    ADD_FAILURE() << x << " " << y;
+    return rb::PairwiseStats{};
+  };
+  EXPECT_EQ(pair("a", "b").start_differs, 0);
+  EXPECT_EQ(pair("a", "b").start_difference, 0.0);
+  EXPECT_EQ(pair("c", "a").start_differs, 2);
+  EXPECT_NEAR(pair("c", "a").start_difference, (-0.3 - 0.1) / 4.0, 1e-12);
+  EXPECT_NEAR(pair("a", "c").start_difference, (0.3 + 0.1) / 4.0, 1e-12);
+  EXPECT_EQ(ps.strategies[0].blas.at("Haswell, 1 thread"), 4);
+  EXPECT_EQ(ps.strategies[2].blas.at("Prescott, 2 threads"), 2);
+  EXPECT_EQ(ps.strategies[2].blas.at("not recorded"), 2);
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  EXPECT_NE(md.find("| 0 |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2 (mean -0.1000) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("c (Prescott, 2 threads: 2, not recorded: 2)"), std::string::npos) << md;
+}
