@@ -170,7 +170,7 @@ std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std:
   log << "summary of " << runs.size() << " runs: " << config.out_dir << "/summary.md\n";
   for (const auto& ps : summaries)
     for (const auto& p : ps.pairs)
-      if (p.start_differs > 0 && p.a < p.b)
+      if (p.start_differs > 0 && p.a < p.b)  // the pairs hold both orders: warn once
         log << "warning: " << ps.problem << ": " << p.a << " and " << p.b << " start from different measures of the "
             << "same initial design on " << p.start_differs << " of " << p.test.n
             << " seeds (other BLAS kernel or threads, recommender size or build); see the summary's last column\n";
