@@ -37,6 +37,7 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
   m.outputs_ = table.columns_with_role(Role::Objective);
   for (int c : table.columns_with_role(Role::Constraint)) m.outputs_.push_back(c);
   m.mc_samples_ = options.mc_samples;
+  m.kernel_delta_spread_ = options.kernel_delta_spread;
   m.cache_capacity_ = options.cache_capacity;
   const std::size_t P = static_cast<std::size_t>(p);
   m.intervened_.assign(P, 0);
@@ -141,6 +142,26 @@ void CausalModel::estimate(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, 
   for (Eigen::Index b = 0; b < n; b += kChunk) estimate_chunk(xs, s, b, std::min(n, b + kChunk), mean, sd);
 }
 
+namespace {
+
+// True when every noisy parent's spread over the draws (its sd at each query
+// point) is at most `fraction` of the GP form's lengthscale for it.
+bool narrow_parents(const StructuralEquation& eq, const std::vector<int>& pa, const std::vector<Eigen::MatrixXd>& val,
+                    double fraction) {
+  if (!(fraction > 0.0)) return false;
+  for (std::size_t c = 0; c < pa.size(); ++c) {
+    const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];
+    if (pv.cols() == 1) continue;
+    const double length = eq.kernel_lengthscale(static_cast<int>(c));
+    const Eigen::VectorXd mu = pv.rowwise().mean();
+    const double spread = std::sqrt(((pv.colwise() - mu).rowwise().squaredNorm() / static_cast<double>(pv.cols())).maxCoeff());
+    if (!(spread <= fraction * length)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::Index begin,
                                  Eigen::Index end, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) const {
   const Eigen::Index B = end - begin, K = mc_samples_;
@@ -192,6 +213,18 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
           out.colwise() += b * pv.col(0);
         else
           out += b * pv;
+      }
+    } else if (eq.kind() == StructuralEquation::Kind::Kernel && narrow_parents(eq, pa, val, kernel_delta_spread_)) {
+      // The delta method (see ScmOptions::kernel_delta_spread).
+      Eigen::MatrixXd centre(B, static_cast<Eigen::Index>(pa.size())), gradient;
+      for (std::size_t c = 0; c < pa.size(); ++c)
+        centre.col(static_cast<Eigen::Index>(c)) = val[static_cast<std::size_t>(pa[c])].rowwise().mean();
+      out = eq.predict(centre, &gradient).replicate(1, K);
+      for (std::size_t c = 0; c < pa.size(); ++c) {
+        const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];
+        if (pv.cols() == 1) continue;
+        const Eigen::Index C = static_cast<Eigen::Index>(c);
+        out += ((pv.colwise() - centre.col(C)).array().colwise() * gradient.col(C).array()).matrix();
       }
     } else {
       Eigen::MatrixXd P_(B * K, static_cast<Eigen::Index>(pa.size()));

@@ -1,5 +1,7 @@
 #include "causal/causal_performance_model.hpp"
 
+#include <algorithm>
+
 #include "causal/direct_lingam.hpp"
 #include "causal/input_edge_repair.hpp"
 #include "causal/pc_algorithm.hpp"
@@ -52,6 +54,12 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
     if (options.repair != RepairScope::None) {
       InputRepairOptions repair;
       repair.equations = options.scm.equations;
+      // The repair compares many candidate parent sets. The GP form is what
+      // sees a small effect (a fidelity's on Branin-Currin) beside a large
+      // smooth one, so it takes part, on a smaller subset and one shorter search.
+      repair.equations.kernel_fit_rows = std::min(repair.equations.kernel_fit_rows, 150);
+      repair.equations.kernel_starts = 1;
+      repair.equations.kernel_evaluations = std::min(repair.equations.kernel_evaluations, 60);
       repair.min_gain = options.repair_min_gain;
       repair.scope = options.repair;
       Rng rng(options.seed ^ 0x5eedu);

@@ -14,9 +14,14 @@
 // parents is also fitted once per level (its terms times the powers of that
 // parent up to the number of levels less one, which interpolate any function
 // of the level), shrunk together by the ridge penalty.
+// Optionally f_V is also fitted by exact GP regression (gp_regression.hpp), for
+// equations of a few parents, its K-fold error computed on the same folds.
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
+#include <memory>
+
+#include "causal/gp_regression.hpp"
 
 #include "util/rng.hpp"
 
@@ -37,11 +42,20 @@ struct EquationOptions {
   /// With interactions: a parent with 3 to max_factor_levels distinct values
   /// also gets the level-by-level product form (see above).
   int max_factor_levels = 5;
+  /// Also try exact GP regression (an ARD squared-exponential kernel, its
+  /// hyperparameters by marginal likelihood on at most kernel_fit_rows rows)
+  /// when there are at most max_kernel_parents parents and max_kernel_rows rows.
+  bool kernel = false;
+  int max_kernel_parents = 8;
+  int max_kernel_rows = 1500;
+  int kernel_fit_rows = 300;
+  int kernel_starts = 2;         // starts of the evidence search (1 or 2)
+  int kernel_evaluations = 150;  // evidence evaluations per start
 };
 
 class StructuralEquation {
  public:
-  enum class Kind { Constant, Linear, RandomFeatures, Interactions, LevelInteractions };
+  enum class Kind { Constant, Linear, RandomFeatures, Interactions, LevelInteractions, Kernel };
 
   StructuralEquation() = default;
 
@@ -55,6 +69,11 @@ class StructuralEquation {
   int num_parents() const { return static_cast<int>(mean_.size()); }
   /// f(parents) for each row of p (rows x k).
   Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
+  /// Kind::Kernel only: f and its gradient in the parents (rows x k, data units).
+  Eigen::VectorXd predict(const Eigen::MatrixXd& p, Eigen::MatrixXd* gradient) const;
+  /// Kind::Kernel only: the kernel's lengthscale of parent j in the data's
+  /// units (infinite for a parent that was constant in the data).
+  double kernel_lengthscale(int j) const;
   /// Intercept and slopes in the data's units; the whole f for Kind::Linear and
   /// Kind::Constant.
   double intercept() const { return intercept_; }
@@ -78,6 +97,7 @@ class StructuralEquation {
   Eigen::VectorXd theta_;        // D feature weights, or the product weights (Interactions, LevelInteractions)
   int factor_ = -1;              // LevelInteractions: the parent with few levels
   int factor_degree_ = 0;        // LevelInteractions: its number of levels less one
+  std::shared_ptr<const GpRegression> gp_;  // Kernel
   Eigen::VectorXd residuals_;
   double cv_linear_ = 0.0, cv_nonlinear_ = 0.0;
 };

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "causal/causal_model.hpp"
 #include "causal/causal_performance_model.hpp"
@@ -100,6 +101,83 @@ TEST(CausalModel, NonlinearAdditiveMatchesTruth) {
     compare_with_truth(scm, model, t, 10, rng, &em, &es);
     EXPECT_LT(em, 0.1) << "seed " << seed;
     EXPECT_LT(es, 0.15) << "seed " << seed;
+  }
+}
+
+// The same SCM with the GP form of the equations: it is chosen where it helps
+// and the estimates match ground truth as closely.
+TEST(CausalModel, GpFormMatchesTruth) {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    Rng rng(70 + seed);
+    ScmSpec spec;
+    spec.options = 2;
+    spec.indicators = 2;
+    spec.objectives = 2;
+    spec.form = FormKind::NonlinearAdditive;
+    spec.noise_sd = 0.3;
+    const SyntheticScm scm(spec, rng);
+    const DataTable t(scm.variables(), scm.sample(1000, rng));
+    ScmOptions opt;
+    opt.seed = seed;
+    opt.mc_samples = 512;
+    opt.equations.kernel = true;
+    CausalModel model = CausalModel::fit(t, scm.dag(), opt);
+    int kernel = 0;
+    for (int v = 0; v < scm.size(); ++v)
+      kernel += !model.dag().parents(v).empty() && model.equation(v).kind() == StructuralEquation::Kind::Kernel;
+    EXPECT_GE(kernel, 2);
+    opt.equations.kernel = false;
+    CausalModel plain = CausalModel::fit(t, scm.dag(), opt);
+    Rng r1(seed), r2(seed);
+    double em, es, pm, ps;
+    compare_with_truth(scm, model, t, 10, r1, &em, &es);
+    compare_with_truth(scm, plain, t, 10, r2, &pm, &ps);
+    std::printf("seed %llu: largest errors of mean and sd, GP form %.3f %.3f, without %.3f %.3f\n",
+                static_cast<unsigned long long>(seed), em, es, pm, ps);
+    EXPECT_LT(em, 0.1) << "seed " << seed;
+    EXPECT_LT(es, 0.15) << "seed " << seed;
+    EXPECT_LT(em, pm + 0.02) << "seed " << seed;
+  }
+}
+
+// Parents with little noise against the GP form's lengthscales: the delta
+// method (ScmOptions::kernel_delta_spread) gives the means and sds of
+// evaluating the equation at every draw, to a small fraction of the spread.
+TEST(CausalModel, GpFormDeltaMethodAgreesWithEveryDraw) {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    Rng rng(90 + seed);
+    ScmSpec spec;
+    spec.options = 2;
+    spec.indicators = 2;
+    spec.objectives = 2;
+    spec.form = FormKind::NonlinearAdditive;
+    spec.noise_sd = 0.02;
+    const SyntheticScm scm(spec, rng);
+    const DataTable t(scm.variables(), scm.sample(400, rng));
+    ScmOptions opt;
+    opt.seed = seed;
+    opt.equations.kernel = true;
+    CausalModel delta = CausalModel::fit(t, scm.dag(), opt);
+    opt.kernel_delta_spread = 0.0;
+    CausalModel every = CausalModel::fit(t, scm.dag(), opt);
+    int noisy = 0;
+    for (int v = 0; v < scm.size(); ++v) {
+      if (delta.dag().parents(v).empty() || delta.equation(v).kind() != StructuralEquation::Kind::Kernel) continue;
+      for (int q : delta.dag().parents(v)) noisy += !delta.dag().parents(q).empty();
+    }
+    ASSERT_GE(noisy, 1) << "seed " << seed << ": no GP-form equation with a noisy parent";
+    Eigen::MatrixXd x(30, 2), m1, s1, m2, s2;
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = std::sqrt(3.0) * rng.uniform(-1.0, 1.0);
+    delta.estimate(x, Eigen::VectorXd(), &m1, &s1);
+    every.estimate(x, Eigen::VectorXd(), &m2, &s2);
+    EXPECT_FALSE(m1 == m2) << "the delta method was not used";
+    for (std::size_t k = 0; k < delta.output_columns().size(); ++k) {
+      const Eigen::VectorXd col = t.data().col(delta.output_columns()[k]);
+      const double scale = std::sqrt((col.array() - col.mean()).square().mean());
+      EXPECT_LT((m1.col(k) - m2.col(k)).cwiseAbs().maxCoeff(), 1e-3 * scale) << "seed " << seed << " output " << k;
+      EXPECT_LT((s1.col(k) - s2.col(k)).cwiseAbs().maxCoeff(), 0.1 * s2.col(k).maxCoeff() + 1e-3 * scale)
+          << "seed " << seed << " output " << k;
+    }
   }
 }
 

@@ -310,3 +310,41 @@ TEST(StructuralEquation, CausalModelWithProductFormMatchesTruth) {
   }
   EXPECT_LT(rms(err), 0.05);
 }
+
+// A smooth response of two parents with effects on different scales (Branin's
+// shape, noise-free): the GP form is chosen, its error on fresh points is a
+// small fraction of the other forms', and its residual distribution is that
+// of the cross-validation, not the near-zero in-sample one.
+TEST(StructuralEquation, GpFormFitsSmoothResponsesOfFewParents) {
+  const auto branin = [](const Eigen::MatrixXd& p) {
+    Eigen::VectorXd y(p.rows());
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      const double u = 7.5 * p(i, 0) + 2.5, v = 7.5 * p(i, 1) + 7.5;
+      y(i) = std::pow(v - 5.1 / (4 * M_PI * M_PI) * u * u + 5 / M_PI * u - 6, 2) + 10 * (1 - 1 / (8 * M_PI)) * std::cos(u) + 10;
+    }
+    return y;
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    Rng data_rng(seed);
+    const Eigen::MatrixXd p = uniform_matrix(200, 2, data_rng), t = uniform_matrix(500, 2, data_rng);
+    const Eigen::VectorXd y = branin(p), truth = branin(t);
+    EquationOptions options;
+    options.interactions = true;
+    Rng r1(seed), r2(seed);
+    const StructuralEquation plain = StructuralEquation::fit(p, y, options, r1);
+    options.kernel = true;
+    const StructuralEquation gp = StructuralEquation::fit(p, y, options, r2);
+    ASSERT_NE(plain.kind(), StructuralEquation::Kind::Kernel);
+    ASSERT_EQ(gp.kind(), StructuralEquation::Kind::Kernel) << "seed " << seed;
+    const double e_plain = rms(plain.predict(t) - truth), e_gp = rms(gp.predict(t) - truth);
+    EXPECT_LT(e_gp, 0.05 * e_plain) << "seed " << seed << ": " << e_gp << " against " << e_plain;
+    EXPECT_LT(gp.cv_mse_nonlinear(), 0.01 * plain.cv_mse_nonlinear());
+    EXPECT_LE(gp.noise_variance(), gp.cv_mse_nonlinear() * (1 + 1e-9));
+    EXPECT_GT(gp.noise_variance(), 0.1 * gp.cv_mse_nonlinear());
+    EXPECT_NEAR(gp.residuals().mean(), 0.0, 1e-9);
+    // More parents than the form allows: not tried.
+    options.max_kernel_parents = 1;
+    Rng r3(seed);
+    EXPECT_NE(StructuralEquation::fit(p, y, options, r3).kind(), StructuralEquation::Kind::Kernel);
+  }
+}
