@@ -109,6 +109,7 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
              : repair >= 2.0 ? causal::RepairScope::All
                              : causal::RepairScope::Outputs;
   o.scm.equations.interactions = spec.param("rescue.interactions", 1.0) != 0.0;
+  o.scm.equations.kernel = spec.param("rescue.gp_equations", 0.0) != 0.0;
   o.seed = spec.seed();
   if (knowledge.has_dag) o.user_dag = named(knowledge.dag);
   o.required = named(knowledge.required);

@@ -59,6 +59,12 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.fixed_prior", "0", kInteger, 0, 1,
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},
+      {"rescue.gp_equations", "0", kInteger, 0, 1,
+       "rescue: 1 lets each structural equation of the causal model with at most 8 parents also take the form of "
+       "exact GP regression (squared-exponential kernel with a lengthscale per parent, fitted by marginal "
+       "likelihood), chosen by cross-validation against the other forms: far more accurate causal estimates of "
+       "smooth responses, but on Park the runs fare worse with them (docs/guide.md); 0 leaves the linear, "
+       "random-feature and product forms"},
       {"rescue.interactions", "1", kInteger, 0, 1,
        "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
        "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
