@@ -205,6 +205,42 @@ TEST(CausalApi, InteractionsParameterChangesTheEstimates) {
   EXPECT_NE(means[0], means[1]);
 }
 
+// rescue.gp_equations through the C ABI: from 200 Branin-Currin log rows, the
+// estimates at the target against the problem's noise-free objectives at 300
+// uniform configurations (root mean squared error): within 0.01 for both
+// objectives with the GP form, where f1 misses by more than 0.05 without it.
+TEST(CausalApi, GpEquationsParameterSharpensTheEstimates) {
+  std::vector<std::vector<double>> rmse;
+  for (double gp : {0.0, 1.0}) {
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    ASSERT_EQ(rescue_problem_builtin("branin-currin", &p), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_param(p, "rescue.gp_equations", gp), RESCUE_OK);
+    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+    const int rows = 200, points = 300, width = 2 + 1 + 2;
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 1, data.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
+    std::vector<double> x(2 * points), s(points, 1.0), mean(2 * points);
+    for (int i = 0; i < 2 * points; ++i) x[static_cast<std::size_t>(i)] = std::fmod(0.618034 * (i + 1) + 0.1 * (i % 2), 1.0);
+    ASSERT_EQ(rescue_causal_estimates(o, x.data(), points, 2, s.data(), mean.data(), nullptr, 2), RESCUE_OK)
+        << rescue_errmsg(o);
+    std::vector<double> se(2, 0.0);
+    for (int i = 0; i < points; ++i) {
+      double y[2];
+      ASSERT_EQ(rescue_problem_evaluate(p, &x[2 * static_cast<std::size_t>(i)], 2, 1.0, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
+      for (int k = 0; k < 2; ++k) se[static_cast<std::size_t>(k)] += std::pow(mean[2 * static_cast<std::size_t>(i) + k] - y[k], 2) / points;
+    }
+    rmse.push_back({std::sqrt(se[0]), std::sqrt(se[1])});
+    rescue_destroy(o);
+    rescue_problem_free(p);
+  }
+  EXPECT_GT(rmse[0][0], 0.05);
+  EXPECT_LT(rmse[1][0], 0.01);
+  EXPECT_LT(rmse[1][1], 0.01);
+}
+
 TEST(CausalApi, UserDagReplacesDiscoveryAndBadKnowledgeIsRejected) {
   Healthcare h;
   const std::string before = [&] {
