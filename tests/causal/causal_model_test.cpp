@@ -46,6 +46,18 @@ void compare_with_truth(const SyntheticScm& scm, CausalModel& model, const DataT
   }
 }
 
+// Two options, two indicators and two objectives, each a nonlinear additive
+// function of its parents plus Gaussian noise of the given sd.
+ScmSpec nonlinear_spec(double noise_sd) {
+  ScmSpec spec;
+  spec.options = 2;
+  spec.indicators = 2;
+  spec.objectives = 2;
+  spec.form = FormKind::NonlinearAdditive;
+  spec.noise_sd = noise_sd;
+  return spec;
+}
+
 }  // namespace
 
 // Linear-Gaussian SCM fit on its true DAG: every output has a closed form and
@@ -80,13 +92,7 @@ TEST(CausalModel, LinearGaussianMatchesTruth) {
 TEST(CausalModel, NonlinearAdditiveMatchesTruth) {
   for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     Rng rng(70 + seed);
-    ScmSpec spec;
-    spec.options = 2;
-    spec.indicators = 2;
-    spec.objectives = 2;
-    spec.form = FormKind::NonlinearAdditive;
-    spec.noise_sd = 0.3;
-    const SyntheticScm scm(spec, rng);
+    const SyntheticScm scm(nonlinear_spec(0.3), rng);
     const DataTable t(scm.variables(), scm.sample(2000, rng));
     ScmOptions opt;
     opt.seed = seed;
@@ -109,13 +115,7 @@ TEST(CausalModel, NonlinearAdditiveMatchesTruth) {
 TEST(CausalModel, GpFormMatchesTruth) {
   for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     Rng rng(70 + seed);
-    ScmSpec spec;
-    spec.options = 2;
-    spec.indicators = 2;
-    spec.objectives = 2;
-    spec.form = FormKind::NonlinearAdditive;
-    spec.noise_sd = 0.3;
-    const SyntheticScm scm(spec, rng);
+    const SyntheticScm scm(nonlinear_spec(0.3), rng);
     const DataTable t(scm.variables(), scm.sample(1000, rng));
     ScmOptions opt;
     opt.seed = seed;
@@ -146,13 +146,7 @@ TEST(CausalModel, GpFormMatchesTruth) {
 TEST(CausalModel, GpFormDeltaMethodAgreesWithEveryDraw) {
   for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     Rng rng(90 + seed);
-    ScmSpec spec;
-    spec.options = 2;
-    spec.indicators = 2;
-    spec.objectives = 2;
-    spec.form = FormKind::NonlinearAdditive;
-    spec.noise_sd = 0.02;
-    const SyntheticScm scm(spec, rng);
+    const SyntheticScm scm(nonlinear_spec(0.02), rng);
     const DataTable t(scm.variables(), scm.sample(400, rng));
     ScmOptions opt;
     opt.seed = seed;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "causal/gp_regression.hpp"
+#include "random_matrix.hpp"
 #include "util/error.hpp"
 
 using namespace rescue;
@@ -16,10 +17,7 @@ using namespace rescue::causal;
 namespace {
 
 Eigen::MatrixXd uniform_matrix(Eigen::Index rows, Eigen::Index cols, Rng& rng) {
-  Eigen::MatrixXd m(rows, cols);
-  for (Eigen::Index i = 0; i < rows; ++i)
-    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = rng.uniform(-1.5, 1.5);
-  return m;
+  return rescue::causal::testing::uniform_matrix(rows, cols, rng, -1.5, 1.5);
 }
 
 // A smooth response, one parent's effect much shorter than the other's, plus noise.
@@ -51,6 +49,15 @@ double log_evidence(const Eigen::MatrixXd& z, const Eigen::VectorXd& ys, const E
          0.5 * static_cast<double>(z.rows()) * std::log(2.0 * M_PI);
 }
 
+// The posterior mean at t of a GP with g's hyperparameters conditioned on
+// (z, ys), written out from the textbook formula (standardized units).
+Eigen::VectorXd posterior(const GpRegression& g, const Eigen::MatrixXd& z, const Eigen::VectorXd& ys,
+                          const Eigen::MatrixXd& t) {
+  Eigen::MatrixXd K = gram(z, z, g.lengthscales(), g.signal_variance());
+  K.diagonal().array() += g.noise_variance();
+  return gram(t, z, g.lengthscales(), g.signal_variance()) * K.ldlt().solve(ys);
+}
+
 struct Standardized {
   double mean, sd;
   Eigen::VectorXd y;
@@ -70,10 +77,7 @@ TEST(GpRegression, PredictIsThePosteriorMeanOfTheFittedHyperparameters) {
     const Eigen::VectorXd y = response(z, 0.05, rng);
     const GpRegression g = GpRegression::fit(z, y, 300, rng);
     const Standardized s = standardize(y);
-    Eigen::MatrixXd K = gram(z, z, g.lengthscales(), g.signal_variance());
-    K.diagonal().array() += g.noise_variance();
-    const Eigen::VectorXd brute =
-        (gram(t, z, g.lengthscales(), g.signal_variance()) * K.ldlt().solve(s.y)).array() * s.sd + s.mean;
+    const Eigen::VectorXd brute = posterior(g, z, s.y, t).array() * s.sd + s.mean;
     EXPECT_LT((g.predict(t) - brute).cwiseAbs().maxCoeff(), 1e-6) << "seed " << seed;
     // And it has learned the response: error near the noise level on fresh points.
     Rng clean(seed + 100);
@@ -99,9 +103,7 @@ TEST(GpRegression, FoldResidualsEqualPredictionsFromTheOtherFolds) {
     Eigen::VectorXd yi(static_cast<Eigen::Index>(in.size()));
     for (std::size_t a = 0; a < in.size(); ++a) zi.row(static_cast<Eigen::Index>(a)) = z.row(in[a]), yi(static_cast<Eigen::Index>(a)) = s.y(in[a]);
     for (std::size_t a = 0; a < out.size(); ++a) zo.row(static_cast<Eigen::Index>(a)) = z.row(out[a]);
-    Eigen::MatrixXd K = gram(zi, zi, g.lengthscales(), g.signal_variance());
-    K.diagonal().array() += g.noise_variance();
-    const Eigen::VectorXd pred = gram(zo, zi, g.lengthscales(), g.signal_variance()) * K.ldlt().solve(yi);
+    const Eigen::VectorXd pred = posterior(g, zi, yi, zo);
     for (std::size_t a = 0; a < out.size(); ++a)
       EXPECT_NEAR(r(out[a]), y(out[a]) - (pred(static_cast<Eigen::Index>(a)) * s.sd + s.mean), 1e-6) << "row " << out[a];
   }
@@ -150,11 +152,8 @@ TEST(GpRegression, SubsetForTheEvidenceAllRowsForThePosterior) {
   const Eigen::VectorXd y = response(z, 0.05, rng);
   const GpRegression g = GpRegression::fit(z, y, 60, rng);
   const Standardized s = standardize(y);
-  Eigen::MatrixXd K = gram(z, z, g.lengthscales(), g.signal_variance());
-  K.diagonal().array() += g.noise_variance();
   const Eigen::MatrixXd t = uniform_matrix(10, 2, rng);
-  const Eigen::VectorXd brute =
-      (gram(t, z, g.lengthscales(), g.signal_variance()) * K.ldlt().solve(s.y)).array() * s.sd + s.mean;
+  const Eigen::VectorXd brute = posterior(g, z, s.y, t).array() * s.sd + s.mean;
   EXPECT_LT((g.predict(t) - brute).cwiseAbs().maxCoeff(), 1e-6);
 }
 

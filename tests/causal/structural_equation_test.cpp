@@ -7,19 +7,14 @@
 
 #include "causal/causal_model.hpp"
 #include "causal/structural_equation.hpp"
+#include "random_matrix.hpp"
 #include "util/error.hpp"
 
 using namespace rescue;
 using namespace rescue::causal;
+using rescue::causal::testing::uniform_matrix;
 
 namespace {
-
-Eigen::MatrixXd uniform_matrix(Eigen::Index rows, Eigen::Index cols, Rng& rng) {
-  Eigen::MatrixXd m(rows, cols);
-  for (Eigen::Index i = 0; i < rows; ++i)
-    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = rng.uniform(-1.0, 1.0);
-  return m;
-}
 
 double rms(const Eigen::VectorXd& v) { return std::sqrt(v.squaredNorm() / static_cast<double>(v.size())); }
 
