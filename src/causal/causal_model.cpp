@@ -144,18 +144,21 @@ void CausalModel::estimate(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, 
 
 namespace {
 
-// True when every noisy parent's spread over the draws (its sd at each query
-// point) is at most `fraction` of the GP form's lengthscale for it.
+// The parents' means over the draws at each query point (B x parents) in
+// *centre; true when every noisy parent's spread there (its sd over the draws)
+// is at most `fraction` of the GP form's lengthscale for it.
 bool narrow_parents(const StructuralEquation& eq, const std::vector<int>& pa, const std::vector<Eigen::MatrixXd>& val,
-                    double fraction) {
+                    double fraction, Eigen::MatrixXd* centre) {
   if (!(fraction > 0.0)) return false;
   for (std::size_t c = 0; c < pa.size(); ++c) {
     const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];
+    const Eigen::Index C = static_cast<Eigen::Index>(c);
+    if (c == 0) centre->resize(pv.rows(), static_cast<Eigen::Index>(pa.size()));
+    centre->col(C) = pv.rowwise().mean();
     if (pv.cols() == 1) continue;
-    const double length = eq.kernel_lengthscale(static_cast<int>(c));
-    const Eigen::VectorXd mu = pv.rowwise().mean();
-    const double spread = std::sqrt(((pv.colwise() - mu).rowwise().squaredNorm() / static_cast<double>(pv.cols())).maxCoeff());
-    if (!(spread <= fraction * length)) return false;
+    const double spread =
+        std::sqrt(((pv.colwise() - centre->col(C)).rowwise().squaredNorm() / static_cast<double>(pv.cols())).maxCoeff());
+    if (!(spread <= fraction * eq.kernel_lengthscale(static_cast<int>(c)))) return false;
   }
   return true;
 }
@@ -214,11 +217,10 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
         else
           out += b * pv;
       }
-    } else if (eq.kind() == StructuralEquation::Kind::Kernel && narrow_parents(eq, pa, val, kernel_delta_spread_)) {
+    } else if (Eigen::MatrixXd centre; eq.kind() == StructuralEquation::Kind::Kernel &&
+                                       narrow_parents(eq, pa, val, kernel_delta_spread_, &centre)) {
       // The delta method (see ScmOptions::kernel_delta_spread).
-      Eigen::MatrixXd centre(B, static_cast<Eigen::Index>(pa.size())), gradient;
-      for (std::size_t c = 0; c < pa.size(); ++c)
-        centre.col(static_cast<Eigen::Index>(c)) = val[static_cast<std::size_t>(pa[c])].rowwise().mean();
+      Eigen::MatrixXd gradient;
       out = eq.predict(centre, &gradient).replicate(1, K);
       for (std::size_t c = 0; c < pa.size(); ++c) {
         const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];

@@ -156,7 +156,6 @@ GpRegression GpRegression::fit(const Eigen::MatrixXd& z, const Eigen::VectorXd& 
   Eigen::LLT<Eigen::MatrixXd> llt;
   if (!factor(g.kernel(z, z), g.sn2_, &llt)) fail(Status::Numerical, "gp regression: the Gram matrix does not factor");
   g.alpha_ = llt.solve(g.y_);
-  g.k_inv_ = llt.solve(Eigen::MatrixXd::Identity(n, n));
   return g;
 }
 
@@ -179,6 +178,9 @@ Eigen::VectorXd GpRegression::predict(const Eigen::MatrixXd& z, Eigen::MatrixXd*
 Eigen::VectorXd GpRegression::fold_residuals(const std::vector<int>& fold, int folds) const {
   const Eigen::Index n = z_.rows();
   if (static_cast<Eigen::Index>(fold.size()) != n) fail(Status::SizeMismatch, "gp regression: one fold per row");
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  if (!factor(kernel(z_, z_), sn2_, &llt)) fail(Status::Numerical, "gp regression: the Gram matrix does not factor");
+  const Eigen::MatrixXd k_inv = llt.solve(Eigen::MatrixXd::Identity(n, n));
   Eigen::VectorXd r(n);
   for (int f = 0; f < folds; ++f) {
     std::vector<Eigen::Index> idx;
@@ -190,7 +192,7 @@ Eigen::VectorXd GpRegression::fold_residuals(const std::vector<int>& fold, int f
     Eigen::VectorXd a(m);
     for (Eigen::Index p = 0; p < m; ++p) {
       a(p) = alpha_(idx[static_cast<std::size_t>(p)]);
-      for (Eigen::Index q = 0; q < m; ++q) A(p, q) = k_inv_(idx[static_cast<std::size_t>(p)], idx[static_cast<std::size_t>(q)]);
+      for (Eigen::Index q = 0; q < m; ++q) A(p, q) = k_inv(idx[static_cast<std::size_t>(p)], idx[static_cast<std::size_t>(q)]);
     }
     // y_F - mean_F(given the rest) = (K^{-1}_FF)^{-1} (K^{-1} y)_F.
     const Eigen::VectorXd rf = A.ldlt().solve(a);

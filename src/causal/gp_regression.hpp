@@ -31,7 +31,8 @@ class GpRegression {
   Eigen::VectorXd predict(const Eigen::MatrixXd& z, Eigen::MatrixXd* gradient) const;
   /// y minus the prediction of each row by the posterior of the other folds
   /// (fold[i] in [0, folds)), the hyperparameters held at the fit's: the
-  /// K-fold cross-validation residuals, in closed form from the inverse Gram matrix.
+  /// K-fold cross-validation residuals, in closed form from the inverse Gram
+  /// matrix (computed here, once: the fit does not keep it).
   Eigen::VectorXd fold_residuals(const std::vector<int>& fold, int folds) const;
 
   /// Lengthscales (standardized parent units), signal and noise variances
@@ -49,7 +50,6 @@ class GpRegression {
   double y_mean_ = 0.0, y_sd_ = 1.0;
   Eigen::VectorXd y_;      // standardized targets
   Eigen::VectorXd alpha_;  // K^{-1} y (standardized)
-  Eigen::MatrixXd k_inv_;  // K^{-1}, for the fold residuals
 };
 
 }  // namespace rescue::causal
