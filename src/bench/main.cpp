@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
     cfg.command = joined(argc, argv);
     if (!time_at.empty()) {
       const auto timings = rescue::bench::time_suggestions(cfg.problems, cfg.strategies, time_at, repeats,
-                                                           cfg.first_seed, cfg.observational_rows);
+                                                           cfg.first_seed, cfg.observational_rows, cfg.variants);
       const std::string md = rescue::bench::suggest_timing_markdown(timings, cfg.command);
       std::filesystem::create_directories(cfg.out_dir);
       std::ofstream(cfg.out_dir + "/suggest-times.md") << md;

@@ -47,8 +47,9 @@ Timed timed_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* tic
 // only every few observations (the causal model's relearning, the search of
 // the other prior mode), so one suggestion alone would be unrepresentative.
 constexpr int kWarm = 5;
-void time_one(const std::string& name, const std::string& strategy, int n, std::uint64_t seed, int rows,
+void time_one(const std::string& name, const StrategyVariant& strategy, int n, std::uint64_t seed, int rows,
               SuggestTiming* out) {
+  if (strategy.observational_rows >= 0) rows = strategy.observational_rows;
   const auto problem = problems::make_problem(name);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
@@ -59,7 +60,10 @@ void time_one(const std::string& name, const std::string& strategy, int n, std::
   rescue_optimizer* opt = nullptr;
   try {
     check(rescue_problem_set_seed(p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", rescue_problem_errmsg(p));
-    check(rescue_problem_set_strategy(p, strategy.c_str()), "rescue_problem_set_strategy", rescue_problem_errmsg(p));
+    check(rescue_problem_set_strategy(p, strategy.strategy.c_str()), "rescue_problem_set_strategy",
+          rescue_problem_errmsg(p));
+    for (const auto& [key, value] : strategy.params)
+      check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", rescue_problem_errmsg(p));
     check(rescue_problem_set_initial_budget(p, 0.0), "rescue_problem_set_initial_budget", rescue_problem_errmsg(p));
     check(rescue_create(p, &opt), "rescue_create", rescue_last_error());
     rescue_problem_free(p);
@@ -116,8 +120,21 @@ void time_one(const std::string& name, const std::string& strategy, int n, std::
 std::vector<SuggestTiming> time_suggestions(const std::vector<std::string>& problems,
                                             const std::vector<std::string>& strategies,
                                             const std::vector<int>& observations, int repeats,
-                                            std::uint64_t first_seed, int observational_rows) {
+                                            std::uint64_t first_seed, int observational_rows,
+                                            const std::vector<StrategyVariant>& variants) {
   if (repeats < 1) fail(Status::InvalidArgument, "at least one repeat is needed");
+  // A plain strategy name stands for itself, with no parameters.
+  const auto resolve = [&](const std::string& name) {
+    for (const auto& v : variants)
+      if (v.name == name) {
+        if (v.dag != DagChoice::Learned)
+          fail(Status::InvalidArgument, "variant '" + name + "': suggestion timing does not take dag=");
+        return v;
+      }
+    StrategyVariant plain;
+    plain.name = plain.strategy = name;
+    return plain;
+  };
   std::vector<SuggestTiming> out;
   for (const auto& p : problems)
     for (const auto& s : strategies)
@@ -127,8 +144,9 @@ std::vector<SuggestTiming> time_suggestions(const std::vector<std::string>& prob
         t.problem = p;
         t.strategy = s;
         t.observations = n;
+        const StrategyVariant strategy = resolve(s);
         for (int r = 0; r < repeats; ++r)
-          time_one(p, s, n, first_seed + static_cast<std::uint64_t>(r), observational_rows, &t);
+          time_one(p, strategy, n, first_seed + static_cast<std::uint64_t>(r), observational_rows, &t);
         t.median = median(t.seconds);
         t.warm_median = median(t.warm_seconds);
         t.warm_cpu_median = median(t.warm_cpu_seconds);

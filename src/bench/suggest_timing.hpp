@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/variant.hpp"
+
 namespace rescue::bench {
 
 struct SuggestTiming {
@@ -20,10 +22,14 @@ struct SuggestTiming {
   double median = 0.0, warm_median = 0.0, warm_cpu_median = 0.0;
 };
 
+/// A strategy named by one of `variants` runs as its library strategy with its
+/// parameters and observational rows; variants with another causal graph
+/// (dag=) are refused (Error(InvalidArgument)).
 std::vector<SuggestTiming> time_suggestions(const std::vector<std::string>& problems,
                                             const std::vector<std::string>& strategies,
                                             const std::vector<int>& observations, int repeats,
-                                            std::uint64_t first_seed, int observational_rows);
+                                            std::uint64_t first_seed, int observational_rows,
+                                            const std::vector<StrategyVariant>& variants = {});
 
 std::string suggest_timing_markdown(const std::vector<SuggestTiming>& timings, const std::string& command);
 

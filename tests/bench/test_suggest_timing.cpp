@@ -30,6 +30,23 @@ TEST(SuggestTiming, RecordsColdAndWarmSuggestionsPerRepeat) {
   EXPECT_NE(md.find("warm CPU s"), std::string::npos);
 }
 
+// A variant runs as its library strategy with its parameters set on the
+// problem: a misspelt parameter or a value outside its domain is refused,
+// as is a variant with another causal graph.
+TEST(SuggestTiming, VariantsRunTheirStrategyWithTheirParameters) {
+  const auto t = time_suggestions({"branin-currin"}, {"hvkg", "hvkg-tiny"}, {6}, 1, 1, 0,
+                                  {parse_variant("hvkg-tiny=hvkg:acq.starts=1:acq.refine=0:kg.pool=8")});
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[1].strategy, "hvkg-tiny");
+  EXPECT_EQ(t[1].seconds.size(), 1u);
+  EXPECT_THROW(time_suggestions({"branin-currin"}, {"bad"}, {6}, 1, 1, 0, {parse_variant("bad=hvkg:kg.pol=8")}),
+               Error);
+  EXPECT_THROW(time_suggestions({"branin-currin"}, {"bad"}, {6}, 1, 1, 0, {parse_variant("bad=hvkg:kg.pool=1")}),
+               Error);
+  EXPECT_THROW(time_suggestions({"branin-currin"}, {"wrong"}, {6}, 1, 1, 200, {parse_variant("wrong=rescue:dag=shuffled")}),
+               Error);
+}
+
 TEST(SuggestTiming, RejectsEmptyOrNegativeSettings) {
   EXPECT_THROW(time_suggestions({"branin-currin"}, {"random"}, {0}, 1, 1, 0), Error);
   EXPECT_THROW(time_suggestions({"branin-currin"}, {"random"}, {3}, 0, 1, 0), Error);
