@@ -237,7 +237,6 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
   }
 
-  if (chosen != Kind::Kernel) eq.gp_.reset();
   if (nonlinear && chosen == Kind::Kernel) {
     eq.kind_ = Kind::Kernel;
     eq.intercept_ = 0.0;
@@ -280,8 +279,9 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     eq.omega_.resize(0, 0);
     eq.phase_.resize(0);
     eq.theta_.resize(0);
-    eq.gp_.reset();
   }
+  // The GP fit is kept only by the form that uses it.
+  if (eq.kind_ != Kind::Kernel) eq.gp_.reset();
   return eq;
 }
 
