@@ -19,6 +19,9 @@ std::vector<causal::NamedEdge> named(const std::vector<EdgeSpec>& edges) {
 
 gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   gp::GpOptions o;
+  // Without the causal mean the surrogate is hvkg's plain multi-fidelity GP,
+  // and the causal model steers C-HVKG only through HV_CI.
+  if (!causal_mean(spec)) return o;
   const bool fixed = spec.param("rescue.fixed_prior", 0.0) != 0.0;
   o.learn_mean_constant = !fixed;
   o.learn_mean_scale = !fixed;
@@ -38,6 +41,10 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   // hvkg keeps its fit as it was (gp_fit.cpp says why).
   o.low_noise_start = true;
   return o;
+}
+
+bool causal_mean(const ProblemSpec& spec) {
+  return spec.param("rescue.prior_mean", 1.0) != 0.0 || spec.param("rescue.fixed_prior", 0.0) != 0.0;
 }
 
 void validate_causal_knowledge(const ProblemSpec& spec) {
@@ -137,6 +144,7 @@ void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
   if (!next) return;
   prior_ = next;
   preview_.reset();
+  if (!causal_mean(spec)) return;
   std::shared_ptr<CausalPrior> prior = prior_;
   // The causal kernel term sigma sigma' of MF-CGP can be left out (the
   // estimates then enter as the prior mean only); the paper's fixed form keeps it.
@@ -178,7 +186,9 @@ bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
   // have judged it: one the fit has switched off (a_m = 0) no longer steers
   // the inner sets, while a trusted one does as in the paper.
   // The paper's fixed form (a_m = 1, b_m = 0) uses f_do itself.
-  if (spec_.param("rescue.ci_calibrated", 1.0) != 0.0 && spec_.param("rescue.fixed_prior", 0.0) == 0.0)
+  // Without the causal mean there is no calibration: f_do itself.
+  if (causal_mean(spec_) && spec_.param("rescue.ci_calibrated", 1.0) != 0.0 &&
+      spec_.param("rescue.fixed_prior", 0.0) == 0.0)
     *out = model_.gp().prior_mean(z).leftCols(M);
   else
     *out = prior_->mean(z).leftCols(M);

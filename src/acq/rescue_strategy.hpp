@@ -103,8 +103,13 @@ class Rescue : public Hvkg {
 };
 
 /// GP options of the MF-CGP: learned prior scale, offset and weight, or the
-/// paper's fixed form when rescue.fixed_prior is set.
+/// paper's fixed form when rescue.fixed_prior is set; hvkg's plain options
+/// when rescue.prior_mean is 0.
 gp::GpOptions mf_cgp_options(const ProblemSpec& spec);
+
+/// Whether the causal estimates enter the GP as its prior mean (and kernel
+/// term): rescue.prior_mean, which the paper's fixed form overrides.
+bool causal_mean(const ProblemSpec& spec);
 
 /// Checks a user DAG or edge constraints against the problem's variables and
 /// the structural rules; throws rescue::Error with the first problem found.

@@ -80,6 +80,10 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.prior_by_loo", "1", kInteger, 0, 1,
        "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
        "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
+      {"rescue.prior_mean", "1", kInteger, 0, 1,
+       "rescue: 1 makes the causal estimates the GP's prior mean (MF-CGP); 0 leaves the GP without them (hvkg's "
+       "surrogate), so that the causal model steers C-HVKG only through HV_CI, computed from f_do itself "
+       "(rescue.fixed_prior = 1 keeps the prior mean)"},
       {"rescue.relearn_every", "40", kInteger, 1, kMaxCount, "rescue: new observations between relearnings of the causal model (N_l)"},
       {"rescue.repair", "2", kInteger, 0, 2,
        "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "

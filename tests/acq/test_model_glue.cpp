@@ -391,6 +391,54 @@ TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
   }
 }
 
+// rescue.prior_mean = 0 leaves the GP as hvkg's (no causal mean, scale or
+// kernel term: its predictions are hvkg's on the same data), while HV_CI still
+// comes from the causal estimates, f_do itself since nothing calibrates them;
+// the paper's fixed form keeps the mean.
+TEST(RescueStrategy, CausalMeanCanBeLeftOutOfTheGp) {
+  LineProblem t = line_problem(7, 6.0);
+  ProblemSpec& p = t.p;
+  const std::vector<acq::PendingTicket> pending;
+  Eigen::MatrixXd z(4, 2);
+  z << 0.1, 1.0, 0.4, 0.5, 0.7, 1.0, 0.95, 0.2;
+  acq::Hvkg h(p);
+  {
+    const acq::EngineView view{p, t.obs, pending, t.rows, 6.0, HUGE_VAL};
+    Rng srng(1);
+    ASSERT_TRUE(h.suggest(view, srng).has_value());
+  }
+  Eigen::MatrixXd hvkg_mean, hvkg_var;
+  h.model()->predict(z, &hvkg_mean, &hvkg_var);
+  // {prior_mean, fixed_prior}
+  for (const auto& [mean_on, fixed] : {std::pair{0.0, 0.0}, std::pair{1.0, 0.0}, std::pair{0.0, 1.0}}) {
+    SCOPED_TRACE(testing::Message() << "prior_mean " << mean_on << ", fixed_prior " << fixed);
+    p.set_param("rescue.prior_mean", mean_on);
+    p.set_param("rescue.fixed_prior", fixed);
+    RescueProbe r(p);
+    const acq::EngineView view{p, t.obs, pending, t.rows, 6.0, HUGE_VAL};
+    Rng srng(1);
+    ASSERT_TRUE(r.suggest(view, srng).has_value());
+    const gp::MultiFidelityGp& g = r.model()->gp();
+    const Eigen::MatrixXd f_do = r.causal(view)->mean(z);
+    acq::RowMatrix ci;
+    ASSERT_TRUE(r.causal_objectives(z, &ci));
+    Eigen::MatrixXd mean, var;
+    r.model()->predict(z, &mean, &var);
+    if (mean_on == 0.0 && fixed == 0.0) {
+      EXPECT_LT(g.layout().mean_scale_offset(), 0);
+      EXPECT_EQ(g.prepare_pool(z).hook_sigma.size(), 0);
+      EXPECT_LE((mean - hvkg_mean).cwiseAbs().maxCoeff(), 1e-12);
+      EXPECT_LE((var - hvkg_var).cwiseAbs().maxCoeff(), 1e-12);
+      EXPECT_LE((Eigen::MatrixXd(ci) - f_do.leftCols(2)).cwiseAbs().maxCoeff(), 1e-12);
+    } else {
+      // The logs overstate f1's slope threefold, so the causal mean shows in the fit.
+      EXPECT_GT((mean - hvkg_mean).cwiseAbs().maxCoeff(), 1e-3);
+      if (fixed != 0.0) EXPECT_LE((g.prior_mean(z) - f_do).cwiseAbs().maxCoeff(), 1e-9);
+      else EXPECT_GE(g.layout().mean_scale_offset(), 0);
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
