@@ -10,4 +10,5 @@ plot './plots/healthcare-regret.dat' using 1:($2-$3):($2+$3) with filledcurves l
      './plots/healthcare-regret.dat' using 1:($6-$7):($6+$7) with filledcurves lc rgb '#7570b3' notitle, '' using 1:6 with lines lw 2 lc rgb '#7570b3' title 'hvkg', \
      './plots/healthcare-regret.dat' using 1:($8-$9):($8+$9) with filledcurves lc rgb '#e7298a' notitle, '' using 1:8 with lines lw 2 lc rgb '#e7298a' title 'ehvi', \
      './plots/healthcare-regret.dat' using 1:($10-$11):($10+$11) with filledcurves lc rgb '#66a61e' notitle, '' using 1:10 with lines lw 2 lc rgb '#66a61e' title 'momf', \
-     './plots/healthcare-regret.dat' using 1:($12-$13):($12+$13) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:12 with lines lw 2 lc rgb '#e6ab02' title 'random'
+     './plots/healthcare-regret.dat' using 1:($12-$13):($12+$13) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:12 with lines lw 2 lc rgb '#e6ab02' title 'random', \
+     './plots/healthcare-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'random-old'

@@ -11,4 +11,5 @@ plot './plots/robot-standin-regret.dat' using 1:($2-$3):($2+$3) with filledcurve
      './plots/robot-standin-regret.dat' using 1:($8-$9):($8+$9) with filledcurves lc rgb '#e7298a' notitle, '' using 1:8 with lines lw 2 lc rgb '#e7298a' title 'ehvi', \
      './plots/robot-standin-regret.dat' using 1:($10-$11):($10+$11) with filledcurves lc rgb '#66a61e' notitle, '' using 1:10 with lines lw 2 lc rgb '#66a61e' title 'momf', \
      './plots/robot-standin-regret.dat' using 1:($12-$13):($12+$13) with filledcurves lc rgb '#e6ab02' notitle, '' using 1:12 with lines lw 2 lc rgb '#e6ab02' title 'cost-aware-random', \
-     './plots/robot-standin-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'random'
+     './plots/robot-standin-regret.dat' using 1:($14-$15):($14+$15) with filledcurves lc rgb '#a6761d' notitle, '' using 1:14 with lines lw 2 lc rgb '#a6761d' title 'random', \
+     './plots/robot-standin-regret.dat' using 1:($16-$17):($16+$17) with filledcurves lc rgb '#666666' notitle, '' using 1:16 with lines lw 2 lc rgb '#666666' title 'random-old'
