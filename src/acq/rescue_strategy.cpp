@@ -115,6 +115,7 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
   o.repair = repair == 0.0  ? causal::RepairScope::None
              : repair >= 2.0 ? causal::RepairScope::All
                              : causal::RepairScope::Outputs;
+  o.prune = spec.param("rescue.prune", 0.0) != 0.0;
   o.scm.equations.interactions = spec.param("rescue.interactions", 1.0) != 0.0;
   o.scm.equations.kernel = spec.param("rescue.gp_equations", 0.0) != 0.0;
   o.seed = spec.seed();

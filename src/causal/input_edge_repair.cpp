@@ -101,4 +101,45 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
   return added;
 }
 
+int prune_parents(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
+                  const EquationOptions& equations, Rng& rng) {
+  if (!dag) fail(Status::NullPointer, "parent pruning: null graph");
+  if (!equations.allow_nonlinear || table.rows() < equations.min_rows_nonlinear) return 0;
+  std::vector<int> targets = table.columns_with_role(Role::Indicator);
+  for (Role role : {Role::Objective, Role::Constraint})
+    for (int c : table.columns_with_role(role)) targets.push_back(c);
+  int removed = 0;
+  for (int v : targets) {
+    const Rng base = rng.split();  // the same folds for every comparison at v
+    const Eigen::VectorXd y = table.data().col(v);
+    std::vector<int> parents = dag->parents(v);
+    auto error_with = [&](const std::vector<int>& set) {
+      Rng fit_rng = base;
+      return cv_error(StructuralEquation::fit(parent_matrix(table, set), y, equations, fit_rng), !set.empty());
+    };
+    double current = parents.empty() ? 0.0 : error_with(parents);
+    while (!parents.empty()) {
+      int drop = -1;
+      double best = current;
+      for (int q : parents) {
+        if (constraints.required(q, v)) continue;
+        std::vector<int> trial;
+        for (int r : parents)
+          if (r != q) trial.push_back(r);
+        const double e = error_with(trial);
+        if (e < best) {
+          best = e;
+          drop = q;
+        }
+      }
+      if (drop < 0) break;
+      dag->remove_edge(drop, v);
+      parents = dag->parents(v);
+      current = best;
+      ++removed;
+    }
+  }
+  return removed;
+}
+
 }  // namespace rescue::causal

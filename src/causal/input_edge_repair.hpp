@@ -22,6 +22,9 @@
 // never close a cycle. Missed parents of the same tier (an indicator of an
 // indicator, a constraint metric of another) are not restored; the check can
 // only add their earlier-tier causes in their place.
+//
+// prune_parents() checks the other direction: a parent the cross-validated
+// error does not need is dropped.
 #pragma once
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"
@@ -52,5 +55,16 @@ struct InputRepairOptions {
 /// and within the constraints.
 int repair_input_edges(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
                        const InputRepairOptions& options, Rng& rng);
+
+/// The converse check: removes, one at a time, the parent of an indicator,
+/// objective or constraint metric whose removal lowers the cross-validated
+/// error of its structural equation the most, while any does (backward
+/// elimination). It drops edges the data do not support, such as an edge
+/// between two objectives that PC oriented from a shared cause, which would
+/// otherwise carry the estimation error of one output into the other. Required
+/// edges stay. Returns the number removed; does nothing with fewer rows than
+/// equations.min_rows_nonlinear. The DAG stays acyclic and within the constraints.
+int prune_parents(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
+                  const EquationOptions& equations, Rng& rng);
 
 }  // namespace rescue::causal

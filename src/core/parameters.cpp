@@ -84,6 +84,10 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 makes the causal estimates the GP's prior mean (MF-CGP); 0 leaves the GP without them (hvkg's "
        "surrogate), so that the causal model steers C-HVKG only through HV_CI, computed from f_do itself "
        "(rescue.fixed_prior = 1 keeps the prior mean)"},
+      {"rescue.prune", "0", kInteger, 0, 1,
+       "rescue: 1 drops, after discovery and repair, each parent of an indicator, objective or constraint metric "
+       "whose removal lowers the cross-validated error of its structural equation (backward elimination; "
+       "required edges stay); 0 keeps the graph as discovery and repair left it"},
       {"rescue.relearn_every", "40", kInteger, 1, kMaxCount, "rescue: new observations between relearnings of the causal model (N_l)"},
       {"rescue.repair", "2", kInteger, 0, 2,
        "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include "causal/causal_performance_model.hpp"
 #include "causal/input_edge_repair.hpp"
 #include "causal/pc_algorithm.hpp"
 #include "causal/pdag_to_dag.hpp"
 #include "synthetic_scm.hpp"
+#include "util/error.hpp"
 
 using namespace rescue;
 using namespace rescue::causal;
@@ -140,3 +142,93 @@ TEST_P(InputEdgeRepairScope, AddsNothingToTheTrueGraph) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RepairingScopes, InputEdgeRepairScope, ::testing::Values(RepairScope::Outputs, RepairScope::All));
+
+namespace {
+
+// x1, x2, x3 options; y1 = 2 x1^2 + noise and y2 = x1^2 + 0.5 x3 + noise, two
+// objectives with the shared cause x1 and no edge between them. The linear
+// tests of PC see y1 and y2 dependent given x1 (through x1^2).
+DataTable shared_cause_table(Rng& rng) {
+  const int n = 500;
+  Eigen::MatrixXd X(n, 5);
+  for (int r = 0; r < n; ++r) {
+    for (int c = 0; c < 3; ++c) X(r, c) = rng.uniform(-1.0, 1.0);
+    X(r, 3) = 2.0 * X(r, 0) * X(r, 0) + 0.1 * rng.normal();
+    X(r, 4) = X(r, 0) * X(r, 0) + 0.5 * X(r, 2) + 0.1 * rng.normal();
+  }
+  return DataTable({{"x1", Role::Option},
+                    {"x2", Role::Option},
+                    {"x3", Role::Option},
+                    {"y1", Role::Objective},
+                    {"y2", Role::Objective}},
+                   X);
+}
+
+// The true graph plus the two edges y2 does not need: y1 -> y2 (y2 is
+// independent of y1 given x1) and x2 -> y2 (x2 has no effect).
+Graph graph_with_spurious_parents(const DataTable& t) {
+  Graph g(t.variables());
+  g.add_directed(0, 3);
+  g.add_directed(0, 4);
+  g.add_directed(2, 4);
+  g.add_directed(3, 4);
+  g.add_directed(1, 4);
+  return g;
+}
+
+}  // namespace
+
+TEST(ParentPruning, DropsParentsTheEquationDoesNotNeed) {
+  Rng rng(11);
+  const DataTable t = shared_cause_table(rng);
+  const StructuralConstraints c(t.variables());
+  Graph g = graph_with_spurious_parents(t);
+  Rng r1(12);
+  EXPECT_EQ(prune_parents(t, c, &g, {}, r1), 2) << g.to_dot();
+  EXPECT_FALSE(g.adjacent(3, 4)) << g.to_dot();
+  EXPECT_FALSE(g.adjacent(1, 4)) << g.to_dot();
+  // The true parents stay, the weaker x3 -> y2 included.
+  EXPECT_TRUE(g.has_directed(0, 3));
+  EXPECT_TRUE(g.has_directed(0, 4));
+  EXPECT_TRUE(g.has_directed(2, 4));
+  c.check(g);
+  // A required edge stays even when the data do not need it.
+  const StructuralConstraints cr(t.variables(), {{"x2", "y2"}});
+  Graph h = graph_with_spurious_parents(t);
+  Rng r2(12);
+  EXPECT_EQ(prune_parents(t, cr, &h, {}, r2), 1) << h.to_dot();
+  EXPECT_TRUE(h.has_directed(1, 4));
+  EXPECT_FALSE(h.adjacent(3, 4));
+  // Too few rows for the cross-validated comparison: nothing changes.
+  const DataTable few(t.variables(), t.data().topRows(10));
+  Graph k = graph_with_spurious_parents(t);
+  Rng r3(12);
+  EXPECT_EQ(prune_parents(few, c, &k, {}, r3), 0);
+  EXPECT_EQ(k.num_edges(), 5);
+  EXPECT_THROW(prune_parents(t, c, nullptr, {}, r3), Error);
+}
+
+// learn_cpm prunes only when asked, and only what discovery and repair produced.
+TEST(ParentPruning, LearnCpmAppliesItOnRequest) {
+  Rng rng(13);
+  const DataTable t = shared_cause_table(rng);
+  CpmOptions o;
+  o.seed = 5;
+  const CausalPerformanceModel kept = learn_cpm(t, o);
+  o.prune = true;
+  const CausalPerformanceModel pruned = learn_cpm(t, o);
+  EXPECT_EQ(kept.pruned_edges, 0);
+  ASSERT_TRUE(kept.dag.adjacent(3, 4)) << kept.dag.to_dot();  // PC's spurious edge
+  EXPECT_FALSE(pruned.dag.adjacent(3, 4)) << pruned.dag.to_dot();
+  EXPECT_EQ(pruned.dag.num_edges() + pruned.pruned_edges, kept.dag.num_edges());
+  for (int a = 0; a < 5; ++a)
+    for (int b = 0; b < 5; ++b)
+      EXPECT_TRUE(!pruned.dag.has_directed(a, b) || kept.dag.has_directed(a, b)) << a << " -> " << b;
+  EXPECT_TRUE(pruned.dag.has_directed(0, 3));
+  EXPECT_TRUE(pruned.dag.has_directed(0, 4));
+  // A user DAG is the user's: never pruned.
+  o.user_dag = std::vector<NamedEdge>{{"x1", "y1"}, {"x1", "y2"}, {"x2", "y2"}, {"y1", "y2"}};
+  const CausalPerformanceModel user = learn_cpm(t, o);
+  EXPECT_EQ(user.pruned_edges, 0);
+  EXPECT_EQ(user.dag.num_edges(), 4);
+}
