@@ -4,6 +4,8 @@
 
 namespace rescue::acq {
 
+bool fixed_prior_form(const ProblemSpec& spec) { return spec.param("rescue.fixed_prior", 0.0) != 0.0; }
+
 std::string fidelity_variable_name(const ProblemSpec& spec) {
   std::string name = "fidelity";
   auto taken = [&](const std::string& n) {
@@ -73,7 +75,7 @@ CausalPrior::CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel
       // short fidelity lengthscale and low fidelities stop informing the target
       // (on Park it fitted 0.1-0.5 where the plain GP fits about 9, and the runs
       // spent their budget near the target). The paper's fixed form keeps f_do(x, s).
-      at_target_(spec.param("rescue.prior_at_target", 1.0) != 0.0 && spec.param("rescue.fixed_prior", 0.0) == 0.0) {}
+      at_target_(spec.param("rescue.prior_at_target", 1.0) != 0.0 && !fixed_prior_form(spec)) {}
 
 void CausalPrior::query(const Eigen::MatrixXd& Z) {
   if (Z.rows() == last_z_.rows() && Z.cols() == last_z_.cols() && Z == last_z_) return;

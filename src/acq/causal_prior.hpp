@@ -31,6 +31,10 @@ causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::v
                                const std::vector<Observation>& observations, std::size_t n_obs,
                                std::size_t n_logs = static_cast<std::size_t>(-1));
 
+/// Whether the paper's fixed MF-CGP prior form is asked for (rescue.fixed_prior):
+/// causal mean and kernel term unscaled, estimates at the queried fidelity.
+bool fixed_prior_form(const ProblemSpec& spec);
+
 class CausalPrior {
  public:
   CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm);

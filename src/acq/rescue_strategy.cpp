@@ -22,7 +22,7 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   // Without the causal mean the surrogate is hvkg's plain multi-fidelity GP,
   // and the causal model steers C-HVKG only through HV_CI.
   if (!causal_mean(spec)) return o;
-  const bool fixed = spec.param("rescue.fixed_prior", 0.0) != 0.0;
+  const bool fixed = fixed_prior_form(spec);
   o.learn_mean_constant = !fixed;
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
@@ -44,7 +44,7 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
 }
 
 bool causal_mean(const ProblemSpec& spec) {
-  return spec.param("rescue.prior_mean", 1.0) != 0.0 || spec.param("rescue.fixed_prior", 0.0) != 0.0;
+  return spec.param("rescue.prior_mean", 1.0) != 0.0 || fixed_prior_form(spec);
 }
 
 void validate_causal_knowledge(const ProblemSpec& spec) {
@@ -150,7 +150,7 @@ void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
   // The causal kernel term sigma sigma' of MF-CGP can be left out (the
   // estimates then enter as the prior mean only); the paper's fixed form keeps it.
   const bool kernel_term =
-      spec.param("rescue.causal_kernel", 1.0) != 0.0 || spec.param("rescue.fixed_prior", 0.0) != 0.0;
+      spec.param("rescue.causal_kernel", 1.0) != 0.0 || fixed_prior_form(spec);
   gp::KernelHook sigma;
   if (kernel_term) sigma = [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); };
   model_.set_prior([prior](const Eigen::MatrixXd& Z) { return prior->mean(Z); }, std::move(sigma));
@@ -189,7 +189,7 @@ bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
   // The paper's fixed form (a_m = 1, b_m = 0) uses f_do itself.
   // Without the causal mean there is no calibration: f_do itself.
   if (causal_mean(spec_) && spec_.param("rescue.ci_calibrated", 1.0) != 0.0 &&
-      spec_.param("rescue.fixed_prior", 0.0) == 0.0)
+      !fixed_prior_form(spec_))
     *out = model_.gp().prior_mean(z).leftCols(M);
   else
     *out = prior_->mean(z).leftCols(M);
