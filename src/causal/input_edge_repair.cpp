@@ -22,6 +22,13 @@ double cv_error(const StructuralEquation& fit, bool has_parents) {
   return std::isnan(nl) ? lin : std::min(lin, nl);
 }
 
+// Cross-validated error of the equation of y on `parents`, with the folds of `folds`.
+double cv_error_of(const DataTable& table, const std::vector<int>& parents, const Eigen::VectorXd& y,
+                   const EquationOptions& eq, const Rng& folds) {
+  Rng rng = folds;
+  return cv_error(StructuralEquation::fit(parent_matrix(table, parents), y, eq, rng), !parents.empty());
+}
+
 // Share of the residual's variance explained by x, x^2 and x * fitted.
 double screen_score(const Eigen::VectorXd& r, const Eigen::VectorXd& x, const Eigen::VectorXd& fitted) {
   const Eigen::Index n = r.size();
@@ -85,8 +92,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
         std::vector<int> trial = parents;
         trial.push_back(i);
         std::sort(trial.begin(), trial.end());
-        Rng trial_rng = base;
-        const double e = cv_error(StructuralEquation::fit(parent_matrix(table, trial), y, eq, trial_rng), true);
+        const double e = cv_error_of(table, trial, y, eq, base);
         if (e < best) {
           best = e;
           best_input = i;
@@ -113,11 +119,7 @@ int prune_parents(const DataTable& table, const StructuralConstraints& constrain
     const Rng base = rng.split();  // the same folds for every comparison at v
     const Eigen::VectorXd y = table.data().col(v);
     std::vector<int> parents = dag->parents(v);
-    auto error_with = [&](const std::vector<int>& set) {
-      Rng fit_rng = base;
-      return cv_error(StructuralEquation::fit(parent_matrix(table, set), y, equations, fit_rng), !set.empty());
-    };
-    double current = parents.empty() ? 0.0 : error_with(parents);
+    double current = parents.empty() ? 0.0 : cv_error_of(table, parents, y, equations, base);
     while (!parents.empty()) {
       int drop = -1;
       double best = current;
@@ -126,7 +128,7 @@ int prune_parents(const DataTable& table, const StructuralConstraints& constrain
         std::vector<int> trial;
         for (int r : parents)
           if (r != q) trial.push_back(r);
-        const double e = error_with(trial);
+        const double e = cv_error_of(table, trial, y, equations, base);
         if (e < best) {
           best = e;
           drop = q;
