@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 namespace rescue::bench {
 
 std::string blas_core() {
@@ -25,6 +27,16 @@ int blas_threads() {
   if (sym == nullptr) return 0;
   const int n = reinterpret_cast<NumThreads>(sym)();
   return n > 0 ? n : 0;
+}
+
+bool one_blas_thread_unless_chosen() {
+  for (const char* var : {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"})
+    if (std::getenv(var) != nullptr) return false;
+  using SetThreads = void (*)(int);
+  void* sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+  if (sym == nullptr) return false;
+  reinterpret_cast<SetThreads>(sym)(1);
+  return true;
 }
 
 }  // namespace rescue::bench

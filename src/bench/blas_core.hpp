@@ -18,4 +18,11 @@ std::string blas_core();
 /// the cores, which inflates the wall-time columns.
 int blas_threads();
 
+/// Sets OpenBLAS to one thread unless the user chose a count through
+/// OPENBLAS_NUM_THREADS, GOTO_NUM_THREADS or OMP_NUM_THREADS. OpenBLAS reads
+/// those when it loads, before main runs, so setting the variable from main
+/// would change nothing: the count is set through OpenBLAS's own function.
+/// Returns whether it set it (false: the user's choice, or not OpenBLAS).
+bool one_blas_thread_unless_chosen();
+
 }  // namespace rescue::bench

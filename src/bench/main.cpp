@@ -154,7 +154,7 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
 
 int main(int argc, char** argv) {
   // Runs are parallel across threads, each single-threaded; the user's setting wins.
-  setenv("OPENBLAS_NUM_THREADS", "1", 0);
+  rescue::bench::one_blas_thread_unless_chosen();
 
   CLI::App app{"rescue-bench: strategies x problems x seeds under the RESCUE experiment protocol"};
   rescue::bench::ExperimentConfig cfg;

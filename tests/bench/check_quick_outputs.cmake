@@ -4,7 +4,10 @@
 # rescue-bench keeps the complete runs it finds in --out (it resumes), so a second
 # ctest would check the first one's files and not run the pipeline: start empty.
 file(REMOVE_RECURSE ${OUT})
-execute_process(COMMAND ${BENCH} --quick --out ${OUT} -j 2 RESULT_VARIABLE rc)
+# Without a thread count in the environment, as a user would run it: the runs go
+# two at a time, so rescue-bench must give OpenBLAS one thread (checked below).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=OPENBLAS_NUM_THREADS --unset=GOTO_NUM_THREADS
+                        --unset=OMP_NUM_THREADS ${BENCH} --quick --out ${OUT} -j 2 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rescue-bench --quick failed (${rc})")
 endif()
@@ -25,6 +28,10 @@ foreach(p ${problems})
       list(GET lines -1 last)
       if(NOT last MATCHES "^# complete stop=budget spent")
         message(FATAL_ERROR "${f}: run did not finish by spending its budget: '${last}'")
+      endif()
+      list(FIND lines "# blas_threads=1" one_thread)
+      if(one_thread EQUAL -1)
+        message(FATAL_ERROR "${f}: not run with one OpenBLAS thread")
       endif()
       list(FIND lines "# problem=${p}" has_problem)
       if(has_problem EQUAL -1)
