@@ -7,6 +7,7 @@
 
 #include "bench/bench_run.hpp"
 #include "bench/capi_handles.hpp"
+#include "bench/number_format.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/regret_curve.hpp"
 #include "problems/benchmark_problem.hpp"
@@ -16,16 +17,6 @@
 #include "util/rng.hpp"
 
 namespace rescue::bench {
-
-namespace {
-
-std::string fixed(double v, int digits) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-}  // namespace
 
 int rounds_to_reach(const std::vector<double>& log10_regret, double threshold) {
   const std::vector<double> best = running_min(log10_regret);

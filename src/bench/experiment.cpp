@@ -163,6 +163,11 @@ std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std:
   {
     std::ofstream md(config.out_dir + "/summary.md");
     md << summary_markdown(summaries, runs, config.command);
+    if (!config.replicates.empty()) {
+      std::vector<PooledSummary> pooled;
+      for (const auto& ps : summaries) pooled.push_back(pool_replicates(ps, config.replicates));
+      md << pooled_markdown(pooled);
+    }
     std::ofstream csv(config.out_dir + "/summary.csv");
     write_summary_csv(csv, summaries);
     if (!md || !csv) fail(Status::Io, "cannot write the summary in " + config.out_dir);

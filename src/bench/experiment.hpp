@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/replicates.hpp"
 #include "bench/run_record.hpp"
 #include "bench/variant.hpp"
 
@@ -31,6 +32,8 @@ struct ExperimentConfig {
   std::string out_dir = "rescue-bench-out";
   bool plots = true;
   std::string command;  ///< recorded in the summary
+  /// Strategies whose runs the summary also pools as replicates of one.
+  std::vector<ReplicateGroup> replicates;
 };
 
 /// The protocol's budget after the initial design (target units) for a problem

@@ -176,6 +176,12 @@ int main(int argc, char** argv) {
                  "Define a strategy variant NAME=STRATEGY[:KEY=VALUE]... (repeatable): a library strategy with "
                  "parameters (e.g. rescue.weight=0), observational=N rows, dag=shuffled (a wrong causal graph) or "
                  "dag=true (the problem's own graph); it runs as one more strategy named NAME");
+  std::vector<std::string> replicate_groups;
+  app.add_option("--replicates", replicate_groups,
+                 "Pool runs as replicates NAME=STRATEGY,STRATEGY,... (repeatable): the summary also averages each "
+                 "seed's AUR over the listed strategies (runs of one strategy that differ only by rounding or a "
+                 "neutral setting) and compares the pools by paired tests; listed strategies not in --strategies "
+                 "are added");
   app.add_option("--seeds", seeds, "Number of seeds (default 20; --quick: 2)");
   app.add_option("--first-seed", cfg.first_seed, "First seed (default 1)");
   app.add_option("--budget", budget,
@@ -268,6 +274,12 @@ int main(int argc, char** argv) {
       const std::string& name = cfg.variants.back().name;
       if (std::find(cfg.strategies.begin(), cfg.strategies.end(), name) == cfg.strategies.end())
         cfg.strategies.push_back(name);
+    }
+    for (const std::string& text : replicate_groups) {
+      cfg.replicates.push_back(rescue::bench::parse_replicate_group(text));
+      for (const std::string& name : cfg.replicates.back().members)
+        if (std::find(cfg.strategies.begin(), cfg.strategies.end(), name) == cfg.strategies.end())
+          cfg.strategies.push_back(name);
     }
     if (seeds > 0) cfg.seeds = seeds;
     if (budget >= 0.0) cfg.budget = budget;

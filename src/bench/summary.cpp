@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bench/in_sample.hpp"
+#include "bench/number_format.hpp"
 #include "bench/regret_curve.hpp"
 #include "problems/benchmark_problem.hpp"
 #include "util/error.hpp"
@@ -18,24 +19,6 @@ namespace rescue::bench {
 namespace {
 
 bool is_error(const RunResult& r) { return r.stop_reason.rfind("error", 0) == 0; }
-
-std::string fixed(double v, int digits) {
-  if (std::isnan(v)) return "-";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string pvalue(double p) {
-  if (std::isnan(p)) return "-";
-  char buf[64];
-  if (p < 1e-4)
-    std::snprintf(buf, sizeof buf, "%.1e", p);
-  else
-    std::snprintf(buf, sizeof buf, "%.4f", p);
-  return buf;
-}
 
 // Area under a run's regret curve, one log10 regret per iteration.
 double run_area(const RunResult& r, const std::vector<double>& regret) {
@@ -258,7 +241,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
          << "|---|---|---|---|---|---|---|---|---|\n";
       for (const auto& p : ps.pairs) {
         md << "| " << p.a << " | " << p.b << " | " << p.test.n << " | " << fixed(p.test.mean_difference, 4) << " | "
-           << fixed(p.test.t, 3) << " | " << pvalue(p.test.p_value) << " | " << fixed(p.test.cohens_d, 3) << " | "
+           << fixed(p.test.t, 3) << " | " << p_value_text(p.test.p_value) << " | " << fixed(p.test.cohens_d, 3) << " | "
            << fixed(100.0 * p.gain, 1) << "% | " << p.start_differs;
         if (p.start_differs > 0) md << " (mean " << (p.start_difference >= 0 ? "+" : "") << fixed(p.start_difference, 4) << ")";
         md << " |\n";
