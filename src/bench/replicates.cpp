@@ -1,7 +1,6 @@
 #include "bench/replicates.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -61,8 +60,8 @@ PooledSummary pool_replicates(const ProblemSummary& summary, const std::vector<R
     PooledStrategy p;
     p.name = g.name;
     p.members = g.members;
-    for (const auto& [seed, area] : by_seed.front()) {
-      (void)area;
+    for (const auto& entry : by_seed.front()) {
+      const std::uint64_t seed = entry.first;
       if (std::all_of(by_seed.begin(), by_seed.end(), [&](const auto& a) { return a.count(seed) > 0; }))
         p.seeds.push_back(seed);
     }
