@@ -50,6 +50,114 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
   return pool;
 }
 
+int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
+                        double threshold, std::size_t want, int rounds, Rng& rng, Eigen::MatrixXd* pool,
+                        Eigen::MatrixXd* z, Eigen::MatrixXd* mean, Eigen::MatrixXd* var,
+                        std::vector<Eigen::Index>* keep) {
+  const int d = spec.dim();
+  const double target = model.target_unit();
+  // Eigen matrices are column-major: a row is copied element by element.
+  auto row_of = [d](const Eigen::MatrixXd& a, Eigen::Index i) {
+    std::vector<double> u(static_cast<std::size_t>(d));
+    for (int j = 0; j < d; ++j) u[static_cast<std::size_t>(j)] = a(i, j);
+    return u;
+  };
+  // Seeds: the kept rows and the observed configurations predicted feasible at
+  // the target (an observation's own feasibility may have been at a cheap
+  // fidelity, so the prediction decides).
+  std::vector<std::vector<double>> seeds;
+  for (Eigen::Index i : *keep) seeds.push_back(row_of(*pool, i));
+  if (!observations.empty()) {
+    Eigen::MatrixXd zo(static_cast<Eigen::Index>(observations.size()), d + 1), mo, vo;
+    std::vector<double> u(d);
+    for (std::size_t i = 0; i < observations.size(); ++i) {
+      spec.to_unit(observations[i].x.data(), u.data());
+      for (int j = 0; j < d; ++j) zo(static_cast<Eigen::Index>(i), j) = u[j];
+      zo(static_cast<Eigen::Index>(i), d) = target;
+    }
+    model.predict(zo, &mo, &vo);
+    const Eigen::VectorXd pof = model.probability_feasible(mo, vo);
+    for (Eigen::Index i = 0; i < pof.size(); ++i)
+      if (pof[i] >= threshold) seeds.push_back(row_of(zo, i));
+  }
+  if (seeds.empty()) return 0;
+  // Moves at several scales: the small ones fill the neighbourhood of the
+  // recommendation, the large ones reach other feasible parts of the space.
+  // Points found feasible seed the next round, so the pool spreads along the
+  // feasible region rather than around its first points only.
+  static constexpr double kScales[] = {0.02, 0.05, 0.1, 0.2};
+  const std::size_t batch = std::max<std::size_t>(64, 2 * want);
+  int added = 0;
+  for (int round = 0; round < rounds && keep->size() < want; ++round) {
+    Eigen::MatrixXd cand(static_cast<Eigen::Index>(batch), d + 1);
+    for (std::size_t b = 0; b < batch; ++b) {
+      const std::vector<double>& from = seeds[rng.below(seeds.size())];
+      const double scale = kScales[b % 4];
+      std::vector<double> v(from);
+      for (double& t : v) t = std::min(1.0, std::max(0.0, t + scale * rng.normal()));
+      snap_unit(spec, v.data());
+      for (int j = 0; j < d; ++j) cand(static_cast<Eigen::Index>(b), j) = v[j];
+      cand(static_cast<Eigen::Index>(b), d) = target;
+    }
+    Eigen::MatrixXd mc, vc;
+    model.predict(cand, &mc, &vc);
+    const Eigen::VectorXd pof = model.probability_feasible(mc, vc);
+    std::vector<Eigen::Index> pass;
+    for (Eigen::Index i = 0; i < pof.size() && keep->size() + pass.size() < want; ++i)
+      if (pof[i] >= threshold) pass.push_back(i);
+    if (pass.empty()) continue;
+    const Eigen::Index n0 = pool->rows(), k = static_cast<Eigen::Index>(pass.size());
+    pool->conservativeResize(n0 + k, Eigen::NoChange);
+    z->conservativeResize(n0 + k, Eigen::NoChange);
+    mean->conservativeResize(n0 + k, Eigen::NoChange);
+    var->conservativeResize(n0 + k, Eigen::NoChange);
+    for (Eigen::Index r = 0; r < k; ++r) {
+      const Eigen::Index i = pass[static_cast<std::size_t>(r)];
+      pool->row(n0 + r) = cand.row(i).leftCols(d);
+      z->row(n0 + r) = cand.row(i);
+      mean->row(n0 + r) = mc.row(i);
+      var->row(n0 + r) = vc.row(i);
+      keep->push_back(n0 + r);
+      seeds.push_back(row_of(cand, i));
+      ++added;
+    }
+  }
+  return added;
+}
+
+std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
+                                         const Eigen::VectorXd& log_pof, Rng& rng, double* pof) {
+  const int d = spec.dim();
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(log_pof.size()));
+  for (Eigen::Index i = 0; i < log_pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+  const std::size_t n_starts = std::min<std::size_t>(8, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_starts), order.end(),
+                    [&](Eigen::Index a, Eigen::Index b) { return log_pof[a] > log_pof[b]; });
+  std::vector<std::vector<double>> starts;
+  for (std::size_t i = 0; i < n_starts; ++i) {
+    std::vector<double> u(static_cast<std::size_t>(d));
+    for (int j = 0; j < d; ++j) u[static_cast<std::size_t>(j)] = pool(order[i], j);
+    starts.push_back(u);
+  }
+  Eigen::MatrixXd zt(1, d + 1), mt, vt;
+  zt(0, d) = model.target_unit();
+  // The logarithm: far from the feasible region every probability underflows
+  // to zero and would give the local search no slope.
+  auto value = [&](const double* u, double) {
+    for (int j = 0; j < d; ++j) zt(0, j) = u[j];
+    model.predict(zt, &mt, &vt);
+    return model.log_probability_feasible(mt, vt)[0];
+  };
+  SearchOptions o = search_options(spec, HUGE_VAL);
+  o.target_only = true;
+  // One prediction per evaluation is cheap beside a knowledge gradient; the
+  // local search gets enough evaluations to build its model in d dimensions.
+  o.refine_evals = std::max(o.refine_evals, 10 * (d + 1));
+  const SearchResult best = maximize_acquisition(spec, value, rng, o, starts);
+  *pof = best.u.empty() ? 0.0 : std::exp(best.value);
+  return best.u;
+}
+
 double InnerMaximization::operator()(const RowMatrix& objectives) const {
   if (static_cast<std::size_t>(objectives.rows()) != n || static_cast<std::size_t>(objectives.cols()) != m)
     fail(Status::Internal, "hvkg: inner maximization over a pool of the wrong shape");
@@ -214,15 +322,54 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const gp::MultiFidelityGp& gp = model_.gp();
 
   // Pool at the target fidelity, restricted to predicted-feasible configurations.
-  const Eigen::MatrixXd pool_all = inner_pool(spec, model_, view.observations, n_pool, 2, rng);
-  const Eigen::MatrixXd z_all = with_fidelity(pool_all, model_.target_unit());
+  Eigen::MatrixXd pool_all = inner_pool(spec, model_, view.observations, n_pool, 2, rng);
+  // The rows inner_pool built (Sobol part, then each recommended point and its
+  // two perturbations); rows appended below only widen the inner pool.
+  const Eigen::Index built_rows = pool_all.rows();
+  Eigen::MatrixXd z_all = with_fidelity(pool_all, model_.target_unit());
   Eigen::MatrixXd mean, var;
   model_.predict(z_all, &mean, &var);
   std::vector<Eigen::Index> keep;
+  Eigen::Index seeded_row = -1;  // the configuration most likely feasible, when it seeded the pool
   if (spec.num_constraints() > 0) {
     const Eigen::VectorXd pof = model_.probability_feasible(mean, var);
     for (Eigen::Index i = 0; i < pof.size(); ++i)
       if (pof[i] >= threshold) keep.push_back(i);
+    // Where the feasible region is a sliver of the space (the robot stand-in:
+    // none or one of 256 Sobol points passes), the kept pool is the
+    // recommendation and its close moves only, and the gain values a point
+    // only by how it improves configurations next to the recommendation.
+    const auto want = static_cast<std::size_t>(std::max(0.0, spec.param("kg.feasible_pool", 64)));
+    if (keep.empty() && want > 0) {
+      // Nothing in the pool passes, which may be the pool's doing, not the
+      // model's: look for the configuration the model holds most likely
+      // feasible. If it passes, it seeds the pool and the knowledge gradient
+      // proceeds; if not, it is the one seek_feasibility checks at the target
+      // when no observation is expected to teach anything about feasibility.
+      double pof_best = 0.0;
+      const std::vector<double> u =
+          most_likely_feasible(spec, model_, pool_all, model_.log_probability_feasible(mean, var), rng, &pof_best);
+      if (!u.empty()) {
+        const Eigen::Index r = pool_all.rows();
+        pool_all.conservativeResize(r + 1, Eigen::NoChange);
+        z_all.conservativeResize(r + 1, Eigen::NoChange);
+        for (int j = 0; j < d; ++j) pool_all(r, j) = z_all(r, j) = u[static_cast<std::size_t>(j)];
+        z_all(r, d) = model_.target_unit();
+        Eigen::MatrixXd mr, vr;
+        model_.predict(z_all.bottomRows(1), &mr, &vr);
+        mean.conservativeResize(r + 1, Eigen::NoChange);
+        var.conservativeResize(r + 1, Eigen::NoChange);
+        mean.row(r) = mr.row(0);
+        var.row(r) = vr.row(0);
+        if (model_.probability_feasible(mr, vr)[0] >= threshold) {
+          keep.push_back(r);
+          seeded_row = r;
+        }
+      }
+    }
+    if (!keep.empty() && keep.size() < want)
+      widen_feasible_pool(spec, model_, view.observations, threshold, want, 4, rng, &pool_all, &z_all, &mean, &var,
+                          &keep);
     if (keep.empty()) return seek_feasibility(view, z_all, mean, var, pool_all, rng);
   } else {
     for (Eigen::Index i = 0; i < pool_all.rows(); ++i) keep.push_back(i);
@@ -269,11 +416,18 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     return cost_normalized_gain(expected_inner_value(gp, prepared, cand, base, inner) - nu_star, spec.cost(x.data(), s));
   };
   // The recommended points (every third row after the Sobol part: a point and
-  // its two perturbations) also start the outer search.
+  // its two perturbations) also start the outer search, and so does the
+  // configuration most likely feasible when it seeded the pool (there was then
+  // no recommendation).
   std::vector<std::vector<double>> extra;
-  for (Eigen::Index i = n_pool; i < pool_all.rows(); i += 3) {
+  for (Eigen::Index i = n_pool; i < built_rows; i += 3) {
     std::vector<double> u(d);
     for (int j = 0; j < d; ++j) u[j] = pool_all(i, j);
+    extra.push_back(u);
+  }
+  if (seeded_row >= 0) {
+    std::vector<double> u(d);
+    for (int j = 0; j < d; ++j) u[j] = pool_all(seeded_row, j);
     extra.push_back(u);
   }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);

@@ -9,7 +9,10 @@
 //   local perturbations of it. With constraints, the pool is restricted to
 //   configurations predicted feasible (probability >= feasibility.threshold,
 //   default 0.5), so the chosen sets are the feasible Pareto sets the
-//   recommendation will return.
+//   recommendation will return. When fewer than kg.feasible_pool of them pass,
+//   the pool is widened by moves of the passing ones (widen_feasible_pool);
+//   when none passes, the configuration most likely feasible is searched for
+//   (most_likely_feasible) and, if it passes, seeds the pool.
 // - Outer maximization: candidate_search (Sobol starts, local refinement;
 //   discrete fidelities enumerated).
 // - K fantasies with fixed base samples (common random numbers), drawn once per
@@ -28,7 +31,7 @@
 //   cheapest fidelity every time; the least certain recommended configuration
 //   is evaluated at the target fidelity instead.
 // Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
-// kg.pool (256), kg.zero_gain (1e-8), acq.starts (128), acq.refine (3),
+// kg.pool (256), kg.feasible_pool (64), kg.zero_gain (1e-8), acq.starts (128), acq.refine (3),
 // acq.refine_evals (40), feasibility.threshold (0.5).
 #pragma once
 #include <cstddef>
@@ -84,6 +87,26 @@ class Hvkg : public ModelStrategy {
 Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
                            int n_sobol, int perturbations, Rng& rng);
 
+/// Widens a pool in which fewer than `want` configurations are predicted
+/// feasible at the target: Gaussian moves (sd 0.02, 0.05, 0.1 and 0.2 on the
+/// unit cube, integers snapped) of the kept rows and of the observed
+/// configurations predicted feasible there, in at most `rounds` batches of
+/// max(64, 2 want); each batch's passing moves seed the next. Appends the
+/// passing moves (never more than make `keep` hold `want`) to `pool` (unit
+/// configurations), `z` (with the target fidelity), `mean` and `var` (the
+/// posterior there) and their row indices to `keep`; returns how many. No
+/// seed, nothing appended: 0, and no random number drawn.
+int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const std::vector<Observation>& observations,
+                        double threshold, std::size_t want, int rounds, Rng& rng, Eigen::MatrixXd* pool,
+                        Eigen::MatrixXd* z, Eigen::MatrixXd* mean, Eigen::MatrixXd* var,
+                        std::vector<Eigen::Index>* keep);
+/// The unit configuration the model holds most likely feasible at the target:
+/// the candidate search (target fidelity only; at least 10 (d + 1) evaluations
+/// per local refinement) of the log probability of feasibility, started also
+/// from the 8 rows of `pool` (unit configurations) with the largest `log_pof`.
+/// Sets *pof to its probability; empty (and *pof = 0) if the search found none.
+std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
+                                         const Eigen::VectorXd& log_pof, Rng& rng, double* pof);
 /// The expected best probability of feasibility over a pool of target-fidelity
 /// points after observing `candidate` (unit configuration and fidelity, d+1):
 /// the average over the fantasies of `base` (K x P samples, e.g. antithetic

@@ -32,6 +32,11 @@ const std::vector<ParameterInfo>& known_parameters() {
        "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
        "sets of the knowledge gradient"},
       {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
+      {"kg.feasible_pool", "64", kInteger, 0, kMaxCount,
+       "hvkg, rescue: with constraints, an inner pool in which fewer configurations than this are predicted feasible "
+       "at the target is widened by moves (sd 0.02 to 0.2) of those that are and of the observed ones predicted "
+       "feasible, and one in which none is is first searched for the configuration most likely feasible; 0 does "
+       "neither"},
       {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
       {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,

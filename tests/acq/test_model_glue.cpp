@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -541,6 +542,130 @@ TEST(FeasibilitySearch, LogProbabilityOfFeasibilityRanksWhereTheProbabilityUnder
   EXPECT_GT(lp2[1], lp2[2]);
   // log Phi(-z) ~ -z^2/2 - log(z sqrt(2 pi)), plus log Phi of the second constraint at its threshold.
   EXPECT_NEAR(lp2[1], -1800.0 - std::log(60.0 * std::sqrt(2.0 * 3.141592653589793)) + std::log(0.5), 1e-3);
+}
+
+// A model of the constraint a + 0.3 (b - 10) / 10 <= 0.5 from exact
+// observations at the target, for the pool searches below.
+acq::Surrogate constrained_model(const ProblemSpec& p, Rng& rng, std::vector<Observation>* obs) {
+  for (int i = 0; i < 24; ++i) obs->push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0));
+  acq::Surrogate model(p);
+  EXPECT_TRUE(model.fit(*obs, rng));
+  return model;
+}
+
+// widen_feasible_pool appends only moves the model predicts feasible at the
+// target, with their posterior, stops at the number wanted, leaves the rows it
+// was given alone, and draws nothing when it has no seed.
+TEST(FeasibilitySearch, WidenedPoolHoldsPredictedFeasibleMovesUpToTheNumberWanted) {
+  const ProblemSpec p = two_objective_spec(true);
+  Rng rng(8);
+  std::vector<Observation> obs;
+  const acq::Surrogate model = constrained_model(p, rng, &obs);
+  // Row 0 inside the feasible region (a = 0.3, b = 11), rows 1 and 2 far
+  // outside; a seed that mixed rows, (0.3, 0.95), would be outside too.
+  Eigen::MatrixXd pool(3, 2);
+  pool << 0.3, 0.1, 0.95, 0.9, 0.9, 0.5;
+  Eigen::MatrixXd z(3, 3), mean, var;
+  z << pool, Eigen::Vector3d::Constant(model.target_unit());
+  model.predict(z, &mean, &var);
+  const Eigen::VectorXd pof0 = model.probability_feasible(mean, var);
+  ASSERT_GT(pof0[0], 0.9);
+  ASSERT_LT(pof0[1], 0.1);
+  ASSERT_LT(pof0[2], 0.1);
+  const Eigen::MatrixXd pool_before = pool, mean_before = mean;
+
+  for (const std::size_t want : {std::size_t{1}, std::size_t{5}, std::size_t{40}}) {
+    Eigen::MatrixXd pl = pool, zz = z, mm = mean, vv = var;
+    std::vector<Eigen::Index> keep = {0};
+    const int added = acq::widen_feasible_pool(p, model, {}, 0.5, want, 4, rng, &pl, &zz, &mm, &vv, &keep);
+    ASSERT_EQ(keep.size(), std::max<std::size_t>(1, want)) << "want " << want;  // the region is wide: always reached
+    EXPECT_EQ(added, static_cast<int>(keep.size()) - 1);
+    ASSERT_EQ(pl.rows(), 3 + added);
+    ASSERT_EQ(zz.rows(), pl.rows());
+    ASSERT_EQ(mm.rows(), pl.rows());
+    ASSERT_EQ(vv.rows(), pl.rows());
+    EXPECT_EQ(pl.topRows(3), pool_before);
+    EXPECT_EQ(mm.topRows(3), mean_before);
+    if (added == 0) continue;
+    Eigen::MatrixXd m2, v2;
+    model.predict(zz.bottomRows(added), &m2, &v2);
+    EXPECT_LT((m2 - mm.bottomRows(added)).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((v2 - vv.bottomRows(added)).cwiseAbs().maxCoeff(), 1e-12);
+    const Eigen::VectorXd pof = model.probability_feasible(m2, v2);
+    for (Eigen::Index r = 0; r < added; ++r) {
+      EXPECT_EQ(keep[static_cast<std::size_t>(r) + 1], 3 + r);
+      EXPECT_GE(pof[r], 0.5) << zz.row(3 + r);
+      EXPECT_EQ(zz.row(3 + r).head(2), pl.row(3 + r));
+      EXPECT_EQ(zz(3 + r, 2), model.target_unit());
+      for (int j = 0; j < 2; ++j) EXPECT_TRUE(pl(3 + r, j) >= 0.0 && pl(3 + r, j) <= 1.0);
+      // A move, not a copy of the seed.
+      EXPECT_NE(pl.row(3 + r), pool.row(0));
+    }
+    // A quarter of the moves have sd 0.02: some lie next to the seed.
+    EXPECT_LT((pl.bottomRows(added).rowwise() - pool.row(0)).cwiseAbs().rowwise().maxCoeff().minCoeff(), 0.06);
+  }
+
+  // No row kept and no observation predicted feasible: nothing to move from.
+  {
+    Eigen::MatrixXd pl = pool, zz = z, mm = mean, vv = var;
+    std::vector<Eigen::Index> keep;
+    const std::string state = rng.to_string();
+    std::vector<Observation> infeasible;
+    for (const Observation& o : obs)
+      if (o.g[0] > 0.7) infeasible.push_back(o);
+    ASSERT_FALSE(infeasible.empty());
+    EXPECT_EQ(acq::widen_feasible_pool(p, model, infeasible, 0.5, 10, 4, rng, &pl, &zz, &mm, &vv, &keep), 0);
+    EXPECT_TRUE(keep.empty());
+    EXPECT_EQ(pl.rows(), 3);
+    EXPECT_EQ(rng.to_string(), state);
+  }
+  // No row kept, but observed configurations predicted feasible seed the moves.
+  {
+    Eigen::MatrixXd pl = pool, zz = z, mm = mean, vv = var;
+    std::vector<Eigen::Index> keep;
+    EXPECT_EQ(acq::widen_feasible_pool(p, model, obs, 0.5, 10, 4, rng, &pl, &zz, &mm, &vv, &keep), 10);
+    EXPECT_EQ(keep.size(), 10u);
+  }
+}
+
+// most_likely_feasible finds, from starts that are all infeasible, a
+// configuration whose probability of feasibility is as high as the best of a
+// fine grid (brute force), and reports that probability.
+TEST(FeasibilitySearch, MostLikelyFeasibleMatchesAGridSearch) {
+  ProblemSpec p = two_objective_spec(true);
+  // A narrow band: a + 0.3 (b - 10) / 10 <= 0.5 and >= 0.45 (as -g <= -0.45).
+  p.add_constraint("h", -0.45, ConstraintSense::LessEqual);
+  Rng rng(12);
+  std::vector<Observation> obs;
+  for (int i = 0; i < 30; ++i) {
+    Observation o = observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0);
+    o.g.push_back(-o.g[0]);
+    obs.push_back(o);
+  }
+  acq::Surrogate model(p);
+  ASSERT_TRUE(model.fit(obs, rng));
+  Eigen::MatrixXd pool(4, 2);
+  pool << 0.95, 0.9, 0.9, 0.5, 0.0, 0.0, 0.05, 0.1;
+  Eigen::MatrixXd z(4, 3), mean, var;
+  z << pool, Eigen::Vector4d::Constant(model.target_unit());
+  model.predict(z, &mean, &var);
+  double pof = -1.0;
+  const std::vector<double> u =
+      acq::most_likely_feasible(p, model, pool, model.log_probability_feasible(mean, var), rng, &pof);
+  ASSERT_EQ(u.size(), 2u);
+  Eigen::MatrixXd zu(1, 3), mu, vu;
+  zu << u[0], u[1], model.target_unit();
+  model.predict(zu, &mu, &vu);
+  EXPECT_NEAR(pof, model.probability_feasible(mu, vu)[0], 1e-12);
+  const int n = 201;
+  Eigen::MatrixXd grid(n * n, 3), mg, vg;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) grid.row(i * n + j) << i / (n - 1.0), j / (n - 1.0), model.target_unit();
+  model.predict(grid, &mg, &vg);
+  const double best = model.probability_feasible(mg, vg).maxCoeff();
+  ASSERT_GT(best, 0.5);
+  EXPECT_GT(pof, model.probability_feasible(mean, var).maxCoeff());
+  EXPECT_GE(pof, best - 1e-3) << "found " << u[0] << ", " << u[1];
 }
 
 }  // namespace

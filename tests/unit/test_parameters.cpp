@@ -108,6 +108,9 @@ TEST(Parameters, ValuesOutsideTheDomainAreRefused) {
   EXPECT_TRUE(refused("kg.fantasies", 0.0));
   EXPECT_TRUE(refused("kg.fantasies", 4.5));
   EXPECT_TRUE(refused("rescue.interactions", 2.0));
+  EXPECT_FALSE(refused("kg.feasible_pool", 0.0));
+  EXPECT_TRUE(refused("kg.feasible_pool", -1.0));
+  EXPECT_TRUE(refused("kg.feasible_pool", 2.5));
   for (double v : {-1e300, -1.0, 0.0, 1e300}) EXPECT_FALSE(refused("kg.zero_gain", v)) << v;
   try {
     check_parameter("rescue.repair", 7.0);
