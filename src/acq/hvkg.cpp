@@ -62,16 +62,19 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
     for (int j = 0; j < d; ++j) u[static_cast<std::size_t>(j)] = a(i, j);
     return u;
   };
-  // Seeds: the kept rows and the observed configurations predicted feasible at
-  // the target (an observation's own feasibility may have been at a cheap
-  // fidelity, so the prediction decides).
+  // Seeds: the kept rows and the observed configurations (failed evaluations
+  // left out) predicted feasible at the target (an observation's own
+  // feasibility may have been at a cheap fidelity, so the prediction decides).
   std::vector<std::vector<double>> seeds;
   for (Eigen::Index i : *keep) seeds.push_back(row_of(*pool, i));
-  if (!observations.empty()) {
-    Eigen::MatrixXd zo(static_cast<Eigen::Index>(observations.size()), d + 1), mo, vo;
+  std::vector<const Observation*> evaluated;
+  for (const Observation& o : observations)
+    if (!o.failed) evaluated.push_back(&o);
+  if (!evaluated.empty()) {
+    Eigen::MatrixXd zo(static_cast<Eigen::Index>(evaluated.size()), d + 1), mo, vo;
     std::vector<double> u(d);
-    for (std::size_t i = 0; i < observations.size(); ++i) {
-      spec.to_unit(observations[i].x.data(), u.data());
+    for (std::size_t i = 0; i < evaluated.size(); ++i) {
+      spec.to_unit(evaluated[i]->x.data(), u.data());
       for (int j = 0; j < d; ++j) zo(static_cast<Eigen::Index>(i), j) = u[j];
       zo(static_cast<Eigen::Index>(i), d) = target;
     }
@@ -302,10 +305,12 @@ std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const E
   if (!(gain > 1e-9)) {
     // No observation is expected to move any belief about feasibility: check
     // the configuration closest to feasible where it counts, at the target.
-    if (!extra.empty()) {
-      spec.from_unit(extra.front().data(), x.data());
+    // (The first affordable one: the most likely feasible may cost more there
+    // than the budget left, where the cost depends on the configuration.)
+    for (const std::vector<double>& u : extra) {
+      spec.from_unit(u.data(), x.data());
       if (spec.cost(x.data(), spec.fidelity().target) <= view.max_cost)
-        return Suggestion{to_user(extra.front()), spec.fidelity().target};
+        return Suggestion{to_user(u), spec.fidelity().target};
     }
     if (best.u.empty()) return std::nullopt;
   }
@@ -344,8 +349,10 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
       // Nothing in the pool passes, which may be the pool's doing, not the
       // model's: look for the configuration the model holds most likely
       // feasible. If it passes, it seeds the pool and the knowledge gradient
-      // proceeds; if not, it is the one seek_feasibility checks at the target
-      // when no observation is expected to teach anything about feasibility.
+      // proceeds; if not (and no observed configuration passes either, which
+      // widening would move from), it is the one seek_feasibility checks at
+      // the target when no observation is expected to teach anything about
+      // feasibility.
       double pof_best = 0.0;
       const std::vector<double> u =
           most_likely_feasible(spec, model_, pool_all, model_.log_probability_feasible(mean, var), rng, &pof_best);
@@ -367,7 +374,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
         }
       }
     }
-    if (!keep.empty() && keep.size() < want)
+    if (keep.size() < want)
       widen_feasible_pool(spec, model_, view.observations, threshold, want, 4, rng, &pool_all, &z_all, &mean, &var,
                           &keep);
     if (keep.empty()) return seek_feasibility(view, z_all, mean, var, pool_all, rng);
@@ -417,8 +424,8 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   };
   // The recommended points (every third row after the Sobol part: a point and
   // its two perturbations) also start the outer search, and so does the
-  // configuration most likely feasible when it seeded the pool (there was then
-  // no recommendation).
+  // configuration most likely feasible when it seeded the pool (then no
+  // recommended point passed, and there may have been none).
   std::vector<std::vector<double>> extra;
   for (Eigen::Index i = n_pool; i < built_rows; i += 3) {
     std::vector<double> u(d);

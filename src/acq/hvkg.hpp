@@ -25,7 +25,8 @@
 //   leaves), divided by the cost, so a cheap fidelity's value rests on how
 //   informative the model holds it about the target's constraints. When no
 //   observation is expected to change that probability, the configuration
-//   most likely feasible is evaluated at the target.
+//   most likely feasible (of those affordable there) is evaluated at the
+//   target.
 // - When the best estimated gain is zero (at most kg.zero_gain times the current
 //   value), cost normalization has nothing left to weigh and would pick the
 //   cheapest fidelity every time; the least certain recommended configuration
@@ -66,7 +67,8 @@ class Hvkg : public ModelStrategy {
   /// over the pool (z, its unit configurations `pool`, with the posterior mean
   /// and variance there; expected_best_feasibility with 2 kg.fantasies
   /// antithetic fantasies), divided by the cost; when no gain exceeds 1e-9,
-  /// the configuration most likely feasible, at the target. The search is not
+  /// the pool configuration most likely feasible (of the 8 most likely, the
+  /// first affordable at the target), at the target. The search is not
   /// restricted by outer_feasibility_floor: while nothing is predicted
   /// feasible, the floor could exclude every configuration.
   std::optional<Suggestion> seek_feasibility(const EngineView& view, const Eigen::MatrixXd& z,
@@ -90,7 +92,7 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
 /// Widens a pool in which fewer than `want` configurations are predicted
 /// feasible at the target: Gaussian moves (sd 0.02, 0.05, 0.1 and 0.2 on the
 /// unit cube, integers snapped) of the kept rows and of the observed
-/// configurations predicted feasible there, in at most `rounds` batches of
+/// configurations (failed ones left out) predicted feasible there, in at most `rounds` batches of
 /// max(64, 2 want); each batch's passing moves seed the next. Appends the
 /// passing moves (never more than make `keep` hold `want`) to `pool` (unit
 /// configurations), `z` (with the target fidelity), `mean` and `var` (the

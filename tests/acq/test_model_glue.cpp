@@ -586,6 +586,8 @@ TEST(FeasibilitySearch, WidenedPoolHoldsPredictedFeasibleMovesUpToTheNumberWante
     ASSERT_EQ(vv.rows(), pl.rows());
     EXPECT_EQ(pl.topRows(3), pool_before);
     EXPECT_EQ(mm.topRows(3), mean_before);
+    EXPECT_EQ(vv.topRows(3), var);
+    EXPECT_EQ(zz.topRows(3), z);
     if (added == 0) continue;
     Eigen::MatrixXd m2, v2;
     model.predict(zz.bottomRows(added), &m2, &v2);
@@ -606,6 +608,7 @@ TEST(FeasibilitySearch, WidenedPoolHoldsPredictedFeasibleMovesUpToTheNumberWante
   }
 
   // No row kept and no observation predicted feasible: nothing to move from.
+  // A failed evaluation is no seed either, wherever it lies.
   {
     Eigen::MatrixXd pl = pool, zz = z, mm = mean, vv = var;
     std::vector<Eigen::Index> keep;
@@ -614,6 +617,11 @@ TEST(FeasibilitySearch, WidenedPoolHoldsPredictedFeasibleMovesUpToTheNumberWante
     for (const Observation& o : obs)
       if (o.g[0] > 0.7) infeasible.push_back(o);
     ASSERT_FALSE(infeasible.empty());
+    Observation failed = observe(p, 0.3, 11.0, 1.0);
+    failed.failed = true;
+    failed.y = {NAN, NAN};
+    failed.g = {NAN};
+    infeasible.push_back(failed);
     EXPECT_EQ(acq::widen_feasible_pool(p, model, infeasible, 0.5, 10, 4, rng, &pl, &zz, &mm, &vv, &keep), 0);
     EXPECT_TRUE(keep.empty());
     EXPECT_EQ(pl.rows(), 3);
@@ -625,6 +633,14 @@ TEST(FeasibilitySearch, WidenedPoolHoldsPredictedFeasibleMovesUpToTheNumberWante
     std::vector<Eigen::Index> keep;
     EXPECT_EQ(acq::widen_feasible_pool(p, model, obs, 0.5, 10, 4, rng, &pl, &zz, &mm, &vv, &keep), 10);
     EXPECT_EQ(keep.size(), 10u);
+    // Some moves (sd 0.02) lie next to an observed configuration that is feasible.
+    double nearest = HUGE_VAL;
+    for (const Observation& o : obs) {
+      if (o.g[0] > 0.45) continue;
+      const Eigen::RowVector2d u(o.x[0], (o.x[1] - 10.0) / 10.0);
+      nearest = std::min(nearest, (pl.bottomRows(10).rowwise() - u).cwiseAbs().rowwise().maxCoeff().minCoeff());
+    }
+    EXPECT_LT(nearest, 0.06);
   }
 }
 
