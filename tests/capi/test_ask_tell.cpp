@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "rescue.h"
@@ -733,6 +734,39 @@ namespace {
 // is expected to raise it, check the configuration most likely feasible at
 // the target; either way they look beyond the fidelities already seen (where
 // the model knows the answer).
+// Where at least kg.feasible_pool configurations of the inner pool are
+// predicted feasible, the pool is left as it was: the suggestion is the one
+// kg.feasible_pool = 0 (the pool without widening) gives, to the last bit.
+// Where fewer pass (asking for 1000 here), the pool is widened and the random
+// stream with it, so the two part.
+TEST(FeasiblePool, AWideFeasibleRegionLeavesThePoolAsItWas) {
+  for (const char* strategy : {"hvkg", "rescue"}) {
+    auto suggestion = [&](double pool, double feasible_pool) {
+      rescue_problem* p = line_probe(strategy, 7, true);
+      rescue_problem_set_param(p, "kg.pool", pool);
+      if (feasible_pool >= 0.0) rescue_problem_set_param(p, "kg.feasible_pool", feasible_pool);
+      rescue_optimizer* opt = nullptr;
+      EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
+      rescue_problem_free(p);
+      // Cheap fidelities only, so the model is unsure at the target and the
+      // gains are not zero.
+      for (int i = 0; i <= 5; ++i)
+        for (double s : {0.0, 0.3}) {
+          const double x = i / 5.0, y[2] = {x + 0.1 * (1.0 - s), 1.0 - x * x}, g[1] = {0.1 + 0.05 * x};
+          EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, g, 1, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+        }
+      double x = -1.0, s = -1.0;
+      int t = 0;
+      EXPECT_EQ(rescue_suggest(opt, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
+      rescue_destroy(opt);
+      return std::pair<double, double>(x, s);
+    };
+    const std::pair<double, double> plain = suggestion(96, 0.0);
+    EXPECT_EQ(suggestion(96, -1.0), plain) << strategy;
+    EXPECT_NE(suggestion(96, 1000.0), plain) << strategy;
+  }
+}
+
 TEST(SeekFeasibility, NothingPredictedFeasibleLooksBeyondTheFidelitiesSeen) {
   for (const char* strategy : {"hvkg", "rescue"}) {
     for (std::uint64_t seed : {3u, 4u, 5u}) {
