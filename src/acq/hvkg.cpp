@@ -12,6 +12,28 @@
 
 namespace rescue::acq {
 
+namespace {
+
+// The rows of `pool` (unit configurations) with the k largest log
+// probabilities of feasibility, most likely first.
+std::vector<std::vector<double>> most_likely_rows(const Eigen::MatrixXd& pool, const Eigen::VectorXd& log_pof,
+                                                  std::size_t k) {
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(log_pof.size()));
+  for (Eigen::Index i = 0; i < log_pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+  const std::size_t n = std::min(k, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](Eigen::Index a, Eigen::Index b) { return log_pof[a] > log_pof[b]; });
+  std::vector<std::vector<double>> rows;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> u(static_cast<std::size_t>(pool.cols()));
+    for (Eigen::Index j = 0; j < pool.cols(); ++j) u[static_cast<std::size_t>(j)] = pool(order[i], j);
+    rows.push_back(u);
+  }
+  return rows;
+}
+
+}  // namespace
+
 SearchOptions search_options(const ProblemSpec& spec, double max_cost) {
   SearchOptions o;
   o.starts = std::max(1, static_cast<int>(spec.param("acq.starts", 128)));
@@ -131,17 +153,7 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
 std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
                                          const Eigen::VectorXd& log_pof, Rng& rng, double* pof) {
   const int d = spec.dim();
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(log_pof.size()));
-  for (Eigen::Index i = 0; i < log_pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
-  const std::size_t n_starts = std::min<std::size_t>(8, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_starts), order.end(),
-                    [&](Eigen::Index a, Eigen::Index b) { return log_pof[a] > log_pof[b]; });
-  std::vector<std::vector<double>> starts;
-  for (std::size_t i = 0; i < n_starts; ++i) {
-    std::vector<double> u(static_cast<std::size_t>(d));
-    for (int j = 0; j < d; ++j) u[static_cast<std::size_t>(j)] = pool(order[i], j);
-    starts.push_back(u);
-  }
+  const std::vector<std::vector<double>> starts = most_likely_rows(pool, log_pof, 8);
   Eigen::MatrixXd zt(1, d + 1), mt, vt;
   zt(0, d) = model.target_unit();
   // The logarithm: far from the feasible region every probability underflows
@@ -282,18 +294,8 @@ std::optional<Suggestion> Hvkg::seek_feasibility(const EngineView& view, const E
   };
   // Start the search also from the configurations closest to feasible (by the
   // logarithm: far from feasibility every probability underflows to zero).
-  const Eigen::VectorXd log_pof = model_.log_probability_feasible(mean, var);
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(log_pof.size()));
-  for (Eigen::Index i = 0; i < log_pof.size(); ++i) order[static_cast<std::size_t>(i)] = i;
-  const std::size_t n_extra = std::min<std::size_t>(8, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n_extra), order.end(),
-                    [&](Eigen::Index a, Eigen::Index b) { return log_pof[a] > log_pof[b]; });
-  std::vector<std::vector<double>> extra;
-  for (std::size_t i = 0; i < n_extra; ++i) {
-    std::vector<double> u(d);
-    for (int j = 0; j < d; ++j) u[j] = pool(order[i], j);
-    extra.push_back(u);
-  }
+  const std::vector<std::vector<double>> extra =
+      most_likely_rows(pool, model_.log_probability_feasible(mean, var), 8);
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
   // A gain below one in a billion is rounding, not information; divided by a
   // small cost it would still rank first.
