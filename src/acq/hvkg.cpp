@@ -32,6 +32,27 @@ std::vector<std::vector<double>> most_likely_rows(const Eigen::MatrixXd& pool, c
   return rows;
 }
 
+// Appends rows `pick` of zc (target-fidelity inputs, d + 1 columns) and of
+// their posterior mc, vc to the pool (zc without its fidelity column), z, mean
+// and var; returns the index the first of them gets.
+Eigen::Index append_rows(const Eigen::MatrixXd& zc, const Eigen::MatrixXd& mc, const Eigen::MatrixXd& vc,
+                         const std::vector<Eigen::Index>& pick, Eigen::MatrixXd* pool, Eigen::MatrixXd* z,
+                         Eigen::MatrixXd* mean, Eigen::MatrixXd* var) {
+  const Eigen::Index n0 = pool->rows(), k = static_cast<Eigen::Index>(pick.size()), d = pool->cols();
+  pool->conservativeResize(n0 + k, Eigen::NoChange);
+  z->conservativeResize(n0 + k, Eigen::NoChange);
+  mean->conservativeResize(n0 + k, Eigen::NoChange);
+  var->conservativeResize(n0 + k, Eigen::NoChange);
+  for (Eigen::Index r = 0; r < k; ++r) {
+    const Eigen::Index i = pick[static_cast<std::size_t>(r)];
+    pool->row(n0 + r) = zc.row(i).leftCols(d);
+    z->row(n0 + r) = zc.row(i);
+    mean->row(n0 + r) = mc.row(i);
+    var->row(n0 + r) = vc.row(i);
+  }
+  return n0;
+}
+
 }  // namespace
 
 SearchOptions search_options(const ProblemSpec& spec, double max_cost) {
@@ -131,19 +152,10 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
     for (Eigen::Index i = 0; i < pof.size() && keep->size() + pass.size() < want; ++i)
       if (pof[i] >= threshold) pass.push_back(i);
     if (pass.empty()) continue;
-    const Eigen::Index n0 = pool->rows(), k = static_cast<Eigen::Index>(pass.size());
-    pool->conservativeResize(n0 + k, Eigen::NoChange);
-    z->conservativeResize(n0 + k, Eigen::NoChange);
-    mean->conservativeResize(n0 + k, Eigen::NoChange);
-    var->conservativeResize(n0 + k, Eigen::NoChange);
-    for (Eigen::Index r = 0; r < k; ++r) {
-      const Eigen::Index i = pass[static_cast<std::size_t>(r)];
-      pool->row(n0 + r) = cand.row(i).leftCols(d);
-      z->row(n0 + r) = cand.row(i);
-      mean->row(n0 + r) = mc.row(i);
-      var->row(n0 + r) = vc.row(i);
-      keep->push_back(n0 + r);
-      seeds.push_back(row_of(cand, i));
+    const Eigen::Index n0 = append_rows(cand, mc, vc, pass, pool, z, mean, var);
+    for (std::size_t r = 0; r < pass.size(); ++r) {
+      keep->push_back(n0 + static_cast<Eigen::Index>(r));
+      seeds.push_back(row_of(cand, pass[r]));
       ++added;
     }
   }
@@ -359,17 +371,11 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
       const std::vector<double> u =
           most_likely_feasible(spec, model_, pool_all, model_.log_probability_feasible(mean, var), rng, &pof_best);
       if (!u.empty()) {
-        const Eigen::Index r = pool_all.rows();
-        pool_all.conservativeResize(r + 1, Eigen::NoChange);
-        z_all.conservativeResize(r + 1, Eigen::NoChange);
-        for (int j = 0; j < d; ++j) pool_all(r, j) = z_all(r, j) = u[static_cast<std::size_t>(j)];
-        z_all(r, d) = model_.target_unit();
-        Eigen::MatrixXd mr, vr;
-        model_.predict(z_all.bottomRows(1), &mr, &vr);
-        mean.conservativeResize(r + 1, Eigen::NoChange);
-        var.conservativeResize(r + 1, Eigen::NoChange);
-        mean.row(r) = mr.row(0);
-        var.row(r) = vr.row(0);
+        Eigen::MatrixXd zr(1, d + 1), mr, vr;
+        for (int j = 0; j < d; ++j) zr(0, j) = u[static_cast<std::size_t>(j)];
+        zr(0, d) = model_.target_unit();
+        model_.predict(zr, &mr, &vr);
+        const Eigen::Index r = append_rows(zr, mr, vr, {0}, &pool_all, &z_all, &mean, &var);
         if (model_.probability_feasible(mr, vr)[0] >= threshold) {
           keep.push_back(r);
           seeded_row = r;
