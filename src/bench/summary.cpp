@@ -76,7 +76,7 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
                                  const std::vector<std::string>& order) {
   ProblemSummary ps;
   ps.problem = problem;
-  std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed, start_by_seed;
+  std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed, start_by_seed, in_sample_by_seed, own_by_seed;
   const auto& names = problems::problem_names();
   const auto truth = std::find(names.begin(), names.end(), problem) != names.end() ? problems::make_problem(problem)
                                                                                    : nullptr;
@@ -102,13 +102,17 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       st.seeds.push_back(r.spec.seed);
       st.aur.push_back(aur);
       aur_by_seed[strategy][r.spec.seed] = aur;
-      if (r.spec.shared_recommender) st.own_aur.push_back(run_aur(r, true));
+      if (r.spec.shared_recommender) {
+        st.own_aur.push_back(run_aur(r, true));
+        own_by_seed[strategy][r.spec.seed] = st.own_aur.back();
+      }
       if (!r.iterations.empty() && r.iterations.back().inferred_hv > 0.0) ++st.final_recommendation_positive;
       for (const auto& it : r.iterations) st.target_evaluations += it.fidelity == r.target_fidelity;
       if (truth && !r.iterations.empty()) {
         try {
           const std::vector<double> regret = in_sample_log10_regret(r, *truth);
           st.in_sample_aur.push_back(run_area(r, regret));
+          in_sample_by_seed[strategy][r.spec.seed] = st.in_sample_aur.back();
           final_in_sample.push_back(regret.back());  // the hypervolume of a growing set never falls
         } catch (const Error&) {
           // A run file from another version of the problem (other options):
@@ -159,18 +163,28 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
   for (const auto& a : ps.strategies) {
     for (const auto& b : ps.strategies) {
       if (a.strategy == b.strategy) continue;
+      // The values of a and b on their common seeds.
+      auto common_seeds = [&](std::map<std::string, std::map<std::uint64_t, double>>& by_seed,
+                              std::vector<double>* va, std::vector<double>* vb) {
+        for (const auto& [seed, v] : by_seed[a.strategy]) {
+          auto it = by_seed[b.strategy].find(seed);
+          if (it == by_seed[b.strategy].end()) continue;
+          va->push_back(v);
+          vb->push_back(it->second);
+        }
+      };
       std::vector<double> va, vb;
-      for (const auto& [seed, v] : aur_by_seed[a.strategy]) {
-        auto it = aur_by_seed[b.strategy].find(seed);
-        if (it == aur_by_seed[b.strategy].end()) continue;
-        va.push_back(v);
-        vb.push_back(it->second);
-      }
+      common_seeds(aur_by_seed, &va, &vb);
       if (va.size() < 2) continue;
       PairwiseStats p;
       p.a = a.strategy;
       p.b = b.strategy;
       p.test = paired_t_test(va, vb);
+      for (auto [by_seed, test] : {std::pair{&in_sample_by_seed, &p.in_sample}, std::pair{&own_by_seed, &p.own}}) {
+        std::vector<double> ua, ub;
+        common_seeds(*by_seed, &ua, &ub);
+        if (ua.size() >= 2) *test = paired_t_test(ua, ub);
+      }
       const double mb = mean(vb);
       p.gain = mb != 0.0 ? relative_gain(mean(va), mb) : std::numeric_limits<double>::quiet_NaN();
       int common = 0;
@@ -187,6 +201,33 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
   }
   return ps;
 }
+
+namespace {
+
+// Paired tests of another per-run measure (`which`), each pair once, in the
+// order of the strategies; nothing when no pair has one.
+void pair_tests_markdown(std::ostream& md, const ProblemSummary& ps, PairedTTest PairwiseStats::*which,
+                         const std::string& what) {
+  auto rank = [&](const std::string& name) {
+    for (std::size_t i = 0; i < ps.strategies.size(); ++i)
+      if (ps.strategies[i].strategy == name) return i;
+    return ps.strategies.size();
+  };
+  bool header = false;
+  for (const auto& p : ps.pairs) {
+    const PairedTTest& t = p.*which;
+    if (t.n < 2 || rank(p.a) > rank(p.b)) continue;
+    if (!header) {
+      md << "\nPaired tests of the " << what << " over the seeds where both have one:\n\n| A | B | n | mean "
+         << what << "(A) - (B) | t | p |\n|---|---|---|---|---|---|\n";
+      header = true;
+    }
+    md << "| " << p.a << " | " << p.b << " | " << t.n << " | " << fixed(t.mean_difference, 4) << " | " << fixed(t.t, 3)
+       << " | " << p_value_text(t.p_value) << " |\n";
+  }
+}
+
+}  // namespace
 
 std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const std::vector<RunResult>& runs,
                              const std::string& command) {
@@ -220,6 +261,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
         if (!s.own_aur.empty())
           md << "| " << s.strategy << " | " << s.own_aur.size() << " | " << fixed(s.own_aur_mean, 3) << " | "
              << fixed(s.own_aur_sd, 3) << " |\n";
+      pair_tests_markdown(md, ps, &PairwiseStats::own, "own recommendation's AUR");
     }
     if (std::any_of(ps.strategies.begin(), ps.strategies.end(),
                     [](const auto& s) { return !s.in_sample_aur.empty(); })) {
@@ -235,6 +277,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
            << " | " << fixed(s.in_sample_aur_mean, 3) << " | " << fixed(s.in_sample_aur_sd, 3) << " | "
            << fixed(s.final_in_sample_regret_mean, 3) << " | " << s.final_recommendation_positive << " of "
            << s.aur.size() << " |\n";
+      pair_tests_markdown(md, ps, &PairwiseStats::in_sample, "in-sample AUR");
     }
     if (!ps.pairs.empty()) {
       md << "\n| A | B | n | mean AUR(A) - AUR(B) | t | p | Cohen's d | gain of A over B | start differs on |\n"

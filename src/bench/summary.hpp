@@ -56,6 +56,11 @@ struct PairwiseStats {
   /// differently), another recommender size, another build.
   int start_differs = 0;           ///< common seeds on which it differs (beyond 1e-9)
   double start_difference = 0.0;   ///< mean over the common seeds of start_a - start_b
+  /// The same test on the in-sample AUR and on the AUR of the strategies' own
+  /// recommendation, over the seeds where both runs have one (n = 0: fewer
+  /// than two such seeds).
+  PairedTTest in_sample;
+  PairedTTest own;
 };
 
 struct ProblemSummary {

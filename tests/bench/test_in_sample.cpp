@@ -90,14 +90,18 @@ TEST(InSample, OnlyTargetEvaluationsObservedFeasibleCountAtTheirTrueValues) {
   EXPECT_GT(infeasible_counted, 10);
 }
 
-TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommendations) {
-  const auto problem = rp::make_problem("healthcare");
-  const double target = problem->spec().fidelity().target;
+namespace {
+
+// Runs of `strategy` on healthcare, seeds 1 to 3: four evaluations at the
+// target each (the first the initial design), the configurations moved by
+// `shift` in the second option (Aspirin); the second run ends with an empty recommendation.
+std::vector<rb::RunResult> healthcare_runs(const std::string& strategy, double shift) {
+  const double target = rp::make_problem("healthcare")->spec().fidelity().target;
   std::vector<rb::RunResult> runs;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     rb::RunResult r;
     r.spec.problem = "healthcare";
-    r.spec.strategy = "a";
+    r.spec.strategy = strategy;
     r.spec.seed = seed;
     r.spec.initial_budget = 1.0;
     r.spec.budget = 3.0;
@@ -111,13 +115,21 @@ TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommenda
       it.initial = i == 1;
       it.cumulative_cost = i;
       it.fidelity = target;
-      it.x = {19.0 + 2.0 * i + seed, 0.1 * i};
-      it.inferred_hv = seed == 2 ? 0.0 : 1.0;  // the second run ends with an empty recommendation
+      it.x = {19.0 + 2.0 * i + seed, 0.1 * i + shift};
+      it.inferred_hv = seed == 2 ? 0.0 : 1.0;
       it.log10_regret = std::log10(5.5 - it.inferred_hv);
       r.iterations.push_back(it);
     }
     runs.push_back(r);
   }
+  return runs;
+}
+
+}  // namespace
+
+TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommendations) {
+  const auto problem = rp::make_problem("healthcare");
+  std::vector<rb::RunResult> runs = healthcare_runs("a", 0.0);
   const auto ps = rb::summarize_problem("healthcare", runs, {"a"});
   ASSERT_EQ(ps.strategies.size(), 1u);
   const auto& st = ps.strategies[0];
@@ -143,4 +155,34 @@ TEST(InSample, SummaryReportsItForBuiltInProblemsAndCountsFeasibleLastRecommenda
   EXPECT_TRUE(toy.strategies[0].in_sample_aur.empty());
   EXPECT_TRUE(std::isnan(toy.strategies[0].in_sample_aur_mean));
   EXPECT_EQ(rb::summary_markdown({toy}, runs, "cmd").find("In-sample"), std::string::npos);
+}
+
+// The summary pairs the in-sample AUR seed by seed, as it does the AUR.
+TEST(InSample, SummaryPairsTheInSampleAurBySeed) {
+  std::vector<rb::RunResult> runs = healthcare_runs("a", 0.0), b = healthcare_runs("b", 0.5);
+  runs.insert(runs.end(), b.begin(), b.end());
+  runs.pop_back();  // b has no third seed: two common seeds
+  const auto ps = rb::summarize_problem("healthcare", runs, {"a", "b"});
+  ASSERT_EQ(ps.strategies.size(), 2u);
+  const auto& sa = ps.strategies[0].in_sample_aur;
+  const auto& sb = ps.strategies[1].in_sample_aur;
+  ASSERT_EQ(sa.size(), 3u);
+  ASSERT_EQ(sb.size(), 2u);
+  const auto want = rb::paired_t_test({sa[0], sa[1]}, {sb[0], sb[1]});
+  ASSERT_NE(want.mean_difference, 0.0);  // the shifted configurations score differently
+  ASSERT_EQ(ps.pairs.size(), 2u);
+  for (const auto& p : ps.pairs) {
+    const double sign = p.a == "a" ? 1.0 : -1.0;
+    EXPECT_EQ(p.in_sample.n, 2);
+    EXPECT_NEAR(p.in_sample.mean_difference, sign * want.mean_difference, 1e-12);
+    EXPECT_NEAR(p.in_sample.p_value, want.p_value, 1e-12);
+    EXPECT_EQ(p.own.n, 0);  // neither has its own recommendation
+  }
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  const size_t at = md.find("Paired tests of the in-sample AUR");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string table = md.substr(at, md.find("\n\n", md.find("|---", at)) - at);
+  EXPECT_NE(table.find("| a | b | 2 |"), std::string::npos) << table;
+  EXPECT_EQ(table.find("| b | a |"), std::string::npos) << table;  // each pair once
+  EXPECT_EQ(md.find("own recommendation's AUR"), std::string::npos) << md;
 }

@@ -157,6 +157,32 @@ TEST(Summary, OwnRecommendationOfSharedRecommenderRuns) {
   EXPECT_NE(md.find("| rescue | 2 | -3.000 |"), std::string::npos) << md;
 }
 
+// Two strategies that both have their own recommendation are paired on it
+// seed by seed: own regrets 1e-3 against 1e-2 and 2e-2 (hv_max 1).
+TEST(Summary, OwnRecommendationsArePairedBySeed) {
+  std::vector<rb::RunResult> runs;
+  for (std::uint64_t s = 1; s <= 2; ++s)
+    for (const char* strategy : {"rescue", "rescue-b"}) {
+      rb::RunResult r = flat_run(strategy, s, -2.0);
+      r.spec.shared_recommender = true;
+      const double own = std::string(strategy) == "rescue" ? 1e-3 : 1e-2 * static_cast<double>(s);
+      for (auto& it : r.iterations) it.own_inferred_hv = 1.0 - own;
+      runs.push_back(r);
+    }
+  const auto ps = rb::summarize_problem("toy", runs, {"rescue", "rescue-b"});
+  ASSERT_EQ(ps.pairs.size(), 2u);
+  const auto want = rb::paired_t_test({-3.0, -3.0}, {-2.0, std::log10(2e-2)});
+  const auto& p = ps.pairs[0];
+  ASSERT_EQ(p.a, "rescue");
+  EXPECT_EQ(p.own.n, 2);
+  EXPECT_NEAR(p.own.mean_difference, want.mean_difference, 1e-9);
+  EXPECT_NEAR(p.own.p_value, want.p_value, 1e-9);
+  EXPECT_EQ(p.test.mean_difference, 0.0);  // the shared recommender scores them alike
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  EXPECT_NE(md.find("Paired tests of the own recommendation's AUR"), std::string::npos) << md;
+  EXPECT_NE(md.find("| rescue | rescue-b | 2 | -1.1505 |"), std::string::npos) << md;
+}
+
 TEST(Summary, StartOfTheRunsIsComparedPerPair) {
   // Same initial design: the best regret at its end (iteration 2) must agree.
   std::vector<rb::RunResult> runs;
