@@ -445,6 +445,19 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     for (int j = 0; j < d; ++j) u[j] = pool_all(seeded_row, j);
     extra.push_back(u);
   }
+  // Checks of the recommendation: the least certain recommended configuration
+  // at the target, while the checks stay within kg.verify_share of the cost
+  // spent (this one included).
+  const double share = spec.param("kg.verify_share", 0.0);
+  if (share > 0.0 && nu_star > 0.0) {
+    if (auto check = least_certain_recommended(view, extra)) {
+      const double c = spec.cost(check->x.data(), check->s);
+      if (checked_cost_ + c <= share * (view.spent + c)) {
+        checked_cost_ += c;
+        return check;
+      }
+    }
+  }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
   if (best.u.empty()) return std::nullopt;
   // A knowledge gradient that is zero everywhere (to within the inner search's
@@ -468,6 +481,23 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     if (auto check = least_certain_recommended(view, extra)) return check;
   }
   return Suggestion{to_user(best.u), best.s};
+}
+
+nlohmann::json Hvkg::save_state() const {
+  nlohmann::json j = ModelStrategy::save_state();
+  j["checked_cost"] = checked_cost_;
+  return j;
+}
+
+void Hvkg::load_state(const nlohmann::json& state, const EngineView& view) {
+  ModelStrategy::load_state(state, view);
+  checked_cost_ = 0.0;
+  // Checkpoints of earlier builds have none.
+  if (state.contains("checked_cost")) {
+    if (!state["checked_cost"].is_number() || !(state["checked_cost"].get<double>() >= 0.0))
+      fail(Status::CorruptCheckpoint, "checked_cost is not a cost");
+    checked_cost_ = state["checked_cost"].get<double>();
+  }
 }
 
 }  // namespace rescue::acq

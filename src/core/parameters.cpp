@@ -39,6 +39,10 @@ const std::vector<ParameterInfo>& known_parameters() {
        "neither"},
       {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
+      {"kg.verify_share", "0", kClosed, 0, 1,
+       "hvkg, rescue: share of the cost spent that may go to checking recommended configurations at the target "
+       "fidelity (the least certain of them, instead of the knowledge gradient's choice) once the recommendation "
+       "has a hypervolume; 0 checks only when every gain is zero (kg.zero_gain)"},
       {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},

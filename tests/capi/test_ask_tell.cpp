@@ -722,6 +722,80 @@ TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
   }
 }
 
+// The cost of the checks kg.verify_share has asked for, as the checkpoint holds it.
+double checked_cost(const rescue_optimizer* opt) {
+  const std::string text = rescue_test::state(opt), key = "\"checked_cost\":";
+  const size_t at = text.find(key);
+  EXPECT_NE(at, std::string::npos);
+  return at == std::string::npos ? -1.0 : std::stod(text.substr(at + key.size()));
+}
+
+// kg.verify_share lets that share of the cost spent go to checking the
+// recommendation at the target fidelity (its least certain configuration)
+// instead of the knowledge gradient's choice: a share that cannot pay for one
+// check changes nothing, to the last bit; one that pays for exactly one makes
+// the next suggestion a check at the target, counts its cost, and refuses a
+// second until the spending has grown.
+TEST(VerifyShare, ChecksOfTheRecommendationStayWithinTheirShareOfTheCost) {
+  for (const char* strategy : {"hvkg", "rescue"}) {
+    auto optimizer = [&](double share) {
+      rescue_problem* p = line_probe(strategy, 5, false);
+      if (share > 0.0) EXPECT_EQ(rescue_problem_set_param(p, "kg.verify_share", share), RESCUE_OK);
+      rescue_optimizer* opt = nullptr;
+      EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
+      rescue_problem_free(p);
+      // Cheap fidelities only, so the model is unsure at the target and the
+      // gains are not zero.
+      for (int i = 0; i <= 5; ++i)
+        for (double s : {0.0, 0.3}) {
+          const double x = i / 5.0, y[2] = {x + 0.1 * (1.0 - s), 1.0 - x * x};
+          EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+        }
+      return opt;
+    };
+    double spent = 0.0, c = 0.0, target = 1.0;
+    {
+      rescue_optimizer* opt = optimizer(0.0);
+      ASSERT_EQ(rescue_budget(opt, &spent, nullptr, nullptr), RESCUE_OK);
+      ASSERT_EQ(rescue_cost(opt, &target, 1, target, &c), RESCUE_OK);  // the cost does not depend on x here
+      rescue_destroy(opt);
+    }
+    const double one_check = c / (spent + c);  // the share one check needs now
+    auto first = [&](double share, double* x, double* s) {
+      rescue_optimizer* opt = optimizer(share);
+      int t = 0;
+      EXPECT_EQ(rescue_suggest(opt, x, 1, s, &t), RESCUE_OK) << rescue_errmsg(opt);
+      EXPECT_EQ(checked_cost(opt), 0.0) << strategy << " " << share;
+      rescue_destroy(opt);
+    };
+    double x0 = -1.0, s0 = -1.0, x1 = -1.0, s1 = -1.0;
+    first(0.0, &x0, &s0);
+    first(0.999 * one_check, &x1, &s1);
+    EXPECT_LT(s0, target) << strategy;  // the knowledge gradient's choice is a cheap fidelity
+    EXPECT_EQ(x1, x0) << strategy;
+    EXPECT_EQ(s1, s0) << strategy;
+
+    rescue_optimizer* opt = optimizer(1.001 * one_check);
+    double x = -1.0, s = -1.0;
+    int t = 0;
+    ASSERT_EQ(rescue_suggest(opt, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
+    EXPECT_EQ(s, target) << strategy;
+    EXPECT_DOUBLE_EQ(checked_cost(opt), c) << strategy;
+    // The check travels through a checkpoint.
+    const std::string text = rescue_test::state(opt);
+    rescue_optimizer* loaded = nullptr;
+    ASSERT_EQ(rescue_load(text.data(), text.size(), &loaded), RESCUE_OK) << rescue_last_error();
+    EXPECT_DOUBLE_EQ(checked_cost(loaded), c) << strategy;
+    rescue_destroy(loaded);
+    // A second check would need 2c <= share (spent + 2c), which this share refuses.
+    const double y[2] = {x, 1.0 - x * x};
+    ASSERT_EQ(rescue_observe(opt, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
+    ASSERT_EQ(rescue_suggest(opt, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
+    EXPECT_DOUBLE_EQ(checked_cost(opt), c) << strategy;
+    rescue_destroy(opt);
+  }
+}
+
 }  // namespace
 
 namespace {

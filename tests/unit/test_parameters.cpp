@@ -112,6 +112,8 @@ TEST(Parameters, ValuesOutsideTheDomainAreRefused) {
   EXPECT_TRUE(refused("kg.feasible_pool", -1.0));
   EXPECT_TRUE(refused("kg.feasible_pool", 2.5));
   for (double v : {-1e300, -1.0, 0.0, 1e300}) EXPECT_FALSE(refused("kg.zero_gain", v)) << v;
+  for (double v : {-1e-12, 1.0 + 1e-12}) EXPECT_TRUE(refused("kg.verify_share", v)) << v;
+  for (double v : {0.0, 0.3, 1.0}) EXPECT_FALSE(refused("kg.verify_share", v)) << v;
   try {
     check_parameter("rescue.repair", 7.0);
     ADD_FAILURE() << "rescue.repair = 7 was accepted";
