@@ -88,7 +88,10 @@ class Hvkg : public ModelStrategy {
   std::optional<Suggestion> least_certain_recommended(const EngineView& view,
                                                       const std::vector<std::vector<double>>& recommended) const;
 
-  double checked_cost_ = 0.0;  // cost of the checks kg.verify_share asked for
+  // Cost of the checks kg.verify_share asked for, counted when suggested (a
+  // check later cancelled or failed still counts: the share errs on the side
+  // of fewer checks).
+  double checked_cost_ = 0.0;
 };
 
 /// Pool of unit configurations for inner maximizations: n Sobol points, the
