@@ -187,15 +187,13 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       }
       const double mb = mean(vb);
       p.gain = mb != 0.0 ? relative_gain(mean(va), mb) : std::numeric_limits<double>::quiet_NaN();
-      int common = 0;
-      for (const auto& [seed, v] : start_by_seed[a.strategy]) {
-        auto it = start_by_seed[b.strategy].find(seed);
-        if (it == start_by_seed[b.strategy].end()) continue;
-        ++common;
-        p.start_difference += v - it->second;
-        p.start_differs += std::abs(v - it->second) > 1e-9;
+      std::vector<double> sa, sb;
+      common_seeds(start_by_seed, &sa, &sb);
+      for (std::size_t i = 0; i < sa.size(); ++i) {
+        p.start_difference += sa[i] - sb[i];
+        p.start_differs += std::abs(sa[i] - sb[i]) > 1e-9;
       }
-      if (common > 0) p.start_difference /= common;
+      if (!sa.empty()) p.start_difference /= static_cast<double>(sa.size());
       ps.pairs.push_back(p);
     }
   }
