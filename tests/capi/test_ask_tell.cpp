@@ -722,6 +722,21 @@ TEST(ZeroGain, ASettledModelChecksItsRecommendationAtTheTarget) {
   }
 }
 
+// Observations of line_probe's line at cheap fidelities only, so that the
+// model is unsure at the target and the knowledge gradient's gains are not
+// zero; with_constraint adds the constraint metric (0.1 + 0.05 x, well inside
+// its bound).
+void observe_cheap_line(rescue_optimizer* opt, bool with_constraint) {
+  for (int i = 0; i <= 5; ++i)
+    for (double s : {0.0, 0.3}) {
+      const double x = i / 5.0, y[2] = {x + 0.1 * (1.0 - s), 1.0 - x * x}, g[1] = {0.1 + 0.05 * x};
+      EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, with_constraint ? g : nullptr, with_constraint ? 1 : 0,
+                                  nullptr, 0),
+                RESCUE_OK)
+          << rescue_errmsg(opt);
+    }
+}
+
 // The cost of the checks kg.verify_share has asked for, as the checkpoint holds it.
 double checked_cost(const rescue_optimizer* opt) {
   const std::string text = rescue_test::state(opt), key = "\"checked_cost\":";
@@ -744,13 +759,7 @@ TEST(VerifyShare, ChecksOfTheRecommendationStayWithinTheirShareOfTheCost) {
       rescue_optimizer* opt = nullptr;
       EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
       rescue_problem_free(p);
-      // Cheap fidelities only, so the model is unsure at the target and the
-      // gains are not zero.
-      for (int i = 0; i <= 5; ++i)
-        for (double s : {0.0, 0.3}) {
-          const double x = i / 5.0, y[2] = {x + 0.1 * (1.0 - s), 1.0 - x * x};
-          EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
-        }
+      observe_cheap_line(opt, false);
       return opt;
     };
     double spent = 0.0, c = 0.0, target = 1.0;
@@ -822,13 +831,7 @@ TEST(FeasiblePool, AWideFeasibleRegionLeavesThePoolAsItWas) {
       rescue_optimizer* opt = nullptr;
       EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
       rescue_problem_free(p);
-      // Cheap fidelities only, so the model is unsure at the target and the
-      // gains are not zero.
-      for (int i = 0; i <= 5; ++i)
-        for (double s : {0.0, 0.3}) {
-          const double x = i / 5.0, y[2] = {x + 0.1 * (1.0 - s), 1.0 - x * x}, g[1] = {0.1 + 0.05 * x};
-          EXPECT_EQ(rescue_observe_at(opt, &x, 1, s, y, 2, g, 1, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt);
-        }
+      observe_cheap_line(opt, true);
       double x = -1.0, s = -1.0;
       int t = 0;
       EXPECT_EQ(rescue_suggest(opt, &x, 1, &s, &t), RESCUE_OK) << rescue_errmsg(opt);
