@@ -412,6 +412,35 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     inner.w = w;
   }
   const double nu_star = inner(current);
+  // The recommended points (every third row after the Sobol part: a point and
+  // its two perturbations) also start the outer search, and so does the
+  // configuration most likely feasible when it seeded the pool (then no
+  // recommended point passed, and there may have been none).
+  std::vector<std::vector<double>> extra;
+  for (Eigen::Index i = n_pool; i < built_rows; i += 3) {
+    std::vector<double> u(d);
+    for (int j = 0; j < d; ++j) u[j] = pool_all(i, j);
+    extra.push_back(u);
+  }
+  if (seeded_row >= 0) {
+    std::vector<double> u(d);
+    for (int j = 0; j < d; ++j) u[j] = pool_all(seeded_row, j);
+    extra.push_back(u);
+  }
+  // Checks of the recommendation: the least certain recommended configuration
+  // at the target, while the checks stay within kg.verify_share of the cost
+  // spent (this one included). Decided before the pool is prepared for the
+  // fantasies and their base samples are drawn, which a check does not use.
+  const double share = spec.param("kg.verify_share", 0.0);
+  if (share > 0.0 && nu_star > 0.0) {
+    if (auto check = least_certain_recommended(view, extra)) {
+      const double c = spec.cost(check->x.data(), check->s);
+      if (checked_cost_ + c <= share * (view.spent + c)) {
+        checked_cost_ += c;
+        return check;
+      }
+    }
+  }
   const double floor = spec.num_constraints() > 0 ? outer_feasibility_floor() : 0.0;
   Eigen::MatrixXd zt(1, d + 1), mt, vt;
 
@@ -430,34 +459,6 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
     cand[d] = spec.fidelity().unit(s);
     return cost_normalized_gain(expected_inner_value(gp, prepared, cand, base, inner) - nu_star, spec.cost(x.data(), s));
   };
-  // The recommended points (every third row after the Sobol part: a point and
-  // its two perturbations) also start the outer search, and so does the
-  // configuration most likely feasible when it seeded the pool (then no
-  // recommended point passed, and there may have been none).
-  std::vector<std::vector<double>> extra;
-  for (Eigen::Index i = n_pool; i < built_rows; i += 3) {
-    std::vector<double> u(d);
-    for (int j = 0; j < d; ++j) u[j] = pool_all(i, j);
-    extra.push_back(u);
-  }
-  if (seeded_row >= 0) {
-    std::vector<double> u(d);
-    for (int j = 0; j < d; ++j) u[j] = pool_all(seeded_row, j);
-    extra.push_back(u);
-  }
-  // Checks of the recommendation: the least certain recommended configuration
-  // at the target, while the checks stay within kg.verify_share of the cost
-  // spent (this one included).
-  const double share = spec.param("kg.verify_share", 0.0);
-  if (share > 0.0 && nu_star > 0.0) {
-    if (auto check = least_certain_recommended(view, extra)) {
-      const double c = spec.cost(check->x.data(), check->s);
-      if (checked_cost_ + c <= share * (view.spent + c)) {
-        checked_cost_ += c;
-        return check;
-      }
-    }
-  }
   const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
   if (best.u.empty()) return std::nullopt;
   // A knowledge gradient that is zero everywhere (to within the inner search's
