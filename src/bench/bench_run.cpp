@@ -24,13 +24,13 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+}  // namespace
+
 bool feasible(const ProblemSpec& spec, const std::vector<double>& g) {
   for (int q = 0; q < spec.num_constraints(); ++q)
     if (!spec.constraints()[q].feasible(g[q])) return false;
   return true;
 }
-
-}  // namespace
 
 double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs) {
   const ProblemSpec& spec = problem.spec();
@@ -48,26 +48,20 @@ double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std
   return moo::hypervolume(points, static_cast<std::size_t>(m), ref);
 }
 
-RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& progress) {
-  RunResult run;
-  run.spec = rs;
-  const auto problem = problems::make_problem(rs.problem);
-  const ProblemSpec& spec = problem->spec();
+std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::BenchmarkProblem& problem) {
+  const ProblemSpec& spec = problem.spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
-  for (const auto& o : spec.options()) run.option_names.push_back(o.name);
-  run.target_fidelity = spec.fidelity().target;
-  run.blas_core = blas_core();
-  run.blas_threads = blas_threads();
   const double unit = spec.target_cost();
+  auto start = std::make_unique<RunStart>();
 
   // Independent streams for the observational data and the observation noise;
   // the engine has its own generator seeded with the same seed, so every
   // strategy sees the same initial design and the same noise on it.
   Rng master(rs.seed);
   Rng observational_rng = master.split();
-  Rng noise_rng = master.split();
+  start->noise = master.split();
 
-  ProblemHandle ph;
+  ProblemHandle& ph = start->problem;
   check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", rescue_last_error());
   check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
         rescue_problem_errmsg(ph.p));
@@ -88,16 +82,15 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
         rescue_problem_errmsg(ph.p));
   check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget",
         rescue_problem_errmsg(ph.p));
-  OptimizerHandle oh;
-  check(rescue_create(ph.p, &oh.o), "rescue_create", rescue_last_error());
-  rescue_optimizer* opt = oh.o;
+  check(rescue_create(ph.p, &start->strategy.o), "rescue_create", rescue_last_error());
+  rescue_optimizer* opt = start->strategy.o;
 
   // The library's cost unit must be the one the budget was stated in.
   {
     std::vector<double> x0(d);
     for (int j = 0; j < d; ++j) x0[j] = spec.options()[j].lower;
     double c = 0.0;
-    check(rescue_cost(opt, x0.data(), d, run.target_fidelity, &c), "rescue_cost", rescue_errmsg(opt));
+    check(rescue_cost(opt, x0.data(), d, spec.fidelity().target, &c), "rescue_cost", rescue_errmsg(opt));
     if (std::fabs(c - unit) > 1e-9 * unit)
       fail(Status::Internal, "target cost differs between the problem (" + std::to_string(unit) + ") and the library (" +
                                  std::to_string(c) + ")");
@@ -107,16 +100,16 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
     std::vector<double> rows;
     const int width = d + 1 + k + m + q;
     for (int i = 0; i < rs.observational_rows; ++i) {
-      const std::vector<double> row = problem->sample_observational(observational_rng);
+      const std::vector<double> row = problem.sample_observational(observational_rng);
       if (static_cast<int>(row.size()) != width) fail(Status::Internal, "observational row of unexpected width");
-      run.observational_cost += spec.cost(row.data(), row[d]) / unit;
+      start->observational_cost += spec.cost(row.data(), row[d]) / unit;
       rows.insert(rows.end(), row.begin(), row.end());
     }
     check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational",
           rescue_errmsg(opt));
   }
   if (variant.dag == DagChoice::True)
-    check(rescue_set_dag(opt, true_dag_json(*problem).c_str()), "rescue_set_dag", rescue_errmsg(opt));
+    check(rescue_set_dag(opt, true_dag_json(problem).c_str()), "rescue_set_dag", rescue_errmsg(opt));
   if (variant.dag == DagChoice::Shuffled) {
     // The ablation's wrong causal model: what the observational data teach,
     // with every node's parents redrawn (bench/variant.hpp).
@@ -134,22 +127,40 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   // strategy. A model-free strategy's recommender is exactly that, so a shadow
   // optimizer running one, fed the same evaluations, measures a strategy whose
   // own model is something else.
-  ProblemHandle shadow_problem;
-  OptimizerHandle shadow;
   if (rs.shared_recommender) {
-    check(rescue_problem_builtin(rs.problem.c_str(), &shadow_problem.p), "rescue_problem_builtin", rescue_last_error());
-    check(rescue_problem_set_seed(shadow_problem.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
-          rescue_problem_errmsg(shadow_problem.p));
-    check(rescue_problem_set_strategy(shadow_problem.p, "random"), "rescue_problem_set_strategy",
-          rescue_problem_errmsg(shadow_problem.p));
-    check(rescue_problem_set_budget(shadow_problem.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
-          rescue_problem_errmsg(shadow_problem.p));
+    ProblemHandle& sp = start->shadow_problem;
+    check(rescue_problem_builtin(rs.problem.c_str(), &sp.p), "rescue_problem_builtin", rescue_last_error());
+    check(rescue_problem_set_seed(sp.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
+          rescue_problem_errmsg(sp.p));
+    check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", rescue_problem_errmsg(sp.p));
+    check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
+          rescue_problem_errmsg(sp.p));
     if (rs.recommend_points > 0)
       for (const char* key : {"recommend.population", "recommend.points"})
-        check(rescue_problem_set_param(shadow_problem.p, key, rs.recommend_points), "rescue_problem_set_param",
-              rescue_problem_errmsg(shadow_problem.p));
-    check(rescue_create(shadow_problem.p, &shadow.o), "rescue_create", rescue_last_error());
+        check(rescue_problem_set_param(sp.p, key, rs.recommend_points), "rescue_problem_set_param",
+              rescue_problem_errmsg(sp.p));
+    check(rescue_create(sp.p, &start->shadow.o), "rescue_create", rescue_last_error());
   }
+  return start;
+}
+
+RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& progress) {
+  RunResult run;
+  run.spec = rs;
+  const auto problem = problems::make_problem(rs.problem);
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  for (const auto& o : spec.options()) run.option_names.push_back(o.name);
+  run.target_fidelity = spec.fidelity().target;
+  run.blas_core = blas_core();
+  run.blas_threads = blas_threads();
+  const double unit = spec.target_cost();
+
+  const std::unique_ptr<RunStart> start = start_run(rs, *problem);
+  run.observational_cost = start->observational_cost;
+  rescue_optimizer* opt = start->strategy.o;
+  const OptimizerHandle& shadow = start->shadow;
+  Rng& noise_rng = start->noise;
   // Hypervolume of an optimizer's recommendation, evaluated noise-free at the target.
   auto recommendation_hv = [&](rescue_optimizer* o, int* count_out) {
     std::vector<double> px, py;

@@ -6,17 +6,36 @@
 // hypervolume and log10 regret against the stored maximum recorded.
 #pragma once
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "bench/capi_handles.hpp"
 #include "bench/run_record.hpp"
 #include "problems/benchmark_problem.hpp"
+#include "util/rng.hpp"
 
 namespace rescue::bench {
+
+/// Whether constraint metric values `g` satisfy every constraint of `spec`.
+bool feasible(const ProblemSpec& spec, const std::vector<double>& g);
 
 /// Hypervolume of the feasible ones among `configs` (n x d, point-major),
 /// evaluated noise-free at the target fidelity, with the problem's reference
 /// point (maximized objectives negated, minimization convention).
 double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs);
+
+/// A run before its first suggestion: the strategy's optimizer (its variant's
+/// parameters, the observational rows, its causal graph), the shared
+/// recommender's (a `random` optimizer, only with spec.shared_recommender),
+/// and the stream of the noise on the run's evaluations, all as the run's
+/// seed makes them; so a run's evaluations replay exactly.
+struct RunStart {
+  ProblemHandle problem, shadow_problem;
+  OptimizerHandle strategy, shadow;
+  Rng noise;
+  double observational_cost = 0.0;  ///< of the observational rows, target units
+};
+std::unique_ptr<RunStart> start_run(const RunSpec& spec, const problems::BenchmarkProblem& problem);
 
 /// Runs one (problem, strategy, seed). `progress` (may be empty) is called
 /// after every iteration with the fraction of the total budget spent.

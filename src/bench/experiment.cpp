@@ -149,7 +149,7 @@ int run_experiment(const ExperimentConfig& config, std::ostream& log) {
   return errors.load();
 }
 
-std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std::ostream& log) {
+std::vector<RunResult> load_complete_runs(const ExperimentConfig& config) {
   std::vector<RunResult> runs;
   for (const auto& spec : plan_runs(config)) {
     std::ifstream in(run_csv_path(config.out_dir, spec));
@@ -157,6 +157,11 @@ std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std:
     RunResult r = read_run_csv(in);
     if (r.complete) runs.push_back(std::move(r));
   }
+  return runs;
+}
+
+std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std::ostream& log) {
+  std::vector<RunResult> runs = load_complete_runs(config);
   std::vector<ProblemSummary> summaries;
   for (const auto& p : config.problems) summaries.push_back(summarize_problem(p, runs, config.strategies));
   fs::create_directories(config.out_dir);

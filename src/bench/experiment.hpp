@@ -51,6 +51,10 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config);
 /// <out>/runs/<problem>/<strategy>/seed-<seed>.csv
 std::string run_csv_path(const std::string& out_dir, const RunSpec& spec);
 
+/// The complete run CSVs of the configuration's plan that exist under its
+/// out_dir, in plan order.
+std::vector<RunResult> load_complete_runs(const ExperimentConfig& config);
+
 /// Runs what is missing, then summarizes. Returns the number of runs that
 /// stopped on a library error.
 int run_experiment(const ExperimentConfig& config, std::ostream& log);

@@ -17,6 +17,7 @@
 #include "bench/blas_core.hpp"
 #include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
+#include "bench/feasibility_calibration.hpp"
 #include "bench/max_hv_search.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/suggest_timing.hpp"
@@ -113,6 +114,43 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
 // stored one: the check fails when the recomputation exceeds the stored value
 // by more than its stated precision (the stored value would then put a false
 // floor under every regret curve).
+// --feasibility-calibration: the run CSVs under cfg.out_dir of the problems
+// with constraints, replayed and scored (bench/feasibility_calibration.hpp).
+int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
+  std::vector<rescue::bench::RunResult> runs;
+  for (rescue::bench::RunResult& r : rescue::bench::load_complete_runs(cfg))
+    if (rescue::problems::make_problem(r.spec.problem)->spec().num_constraints() > 0) runs.push_back(std::move(r));
+  if (runs.empty()) {
+    std::cerr << "rescue-bench: no complete runs of a problem with constraints under " << cfg.out_dir << "/runs\n";
+    return 1;
+  }
+  std::vector<rescue::bench::RunCalibration> tallies(runs.size());
+  std::mutex io;
+  std::size_t done = 0;
+  rescue::bench::parallel_for(runs.size(), cfg.jobs, [&](std::size_t i) {
+    tallies[i] = rescue::bench::calibrate_run(runs[i]);
+    std::lock_guard<std::mutex> lock(io);
+    std::cerr << "calibrated " << ++done << " of " << runs.size() << ": " << runs[i].spec.problem << " "
+              << runs[i].spec.strategy << " seed " << runs[i].spec.seed << "\n";
+  });
+  std::vector<rescue::bench::StrategyCalibration> results;
+  for (const std::string& problem : cfg.problems)
+    for (const std::string& strategy : cfg.strategies) {
+      rescue::bench::StrategyCalibration sc{problem, strategy, {}};
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].spec.problem == problem && runs[i].spec.strategy == strategy) {
+          sc.tally.own.merge(tallies[i].own);
+          sc.tally.shared.merge(tallies[i].shared);
+        }
+      if (sc.tally.own.runs > 0) results.push_back(std::move(sc));
+    }
+  const std::string md = rescue::bench::calibration_markdown(results, cfg.command);
+  std::filesystem::create_directories(cfg.out_dir);
+  std::ofstream(cfg.out_dir + "/feasibility-calibration.md") << md;
+  std::cout << md;
+  return 0;
+}
+
 int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed) {
   rescue::bench::MaxHvOptions options = quick ? rescue::bench::MaxHvOptions::quick() : rescue::bench::MaxHvOptions{};
   options.seed = seed;
@@ -214,6 +252,12 @@ int main(int argc, char** argv) {
                "Instead of runs: write the causal graph learned from each problem's observational data "
                "(<out>/<problem>-dag.dot and .json, the DAG the equations are fitted on), and print how many edges of the "
                "problem's true graph it, the graph discovery produced, and the DAG with rescue.repair = 1 hold");
+  bool calibration = false;
+  app.add_flag("--feasibility-calibration", calibration,
+               "Instead of runs: replay the run CSVs under --out (problems with constraints) into fresh optimizers "
+               "and score the probability of feasibility at the target of the strategy's own model and of the shared "
+               "recommender against the truth, on their recommended sets and moves around them; writes "
+               "<out>/feasibility-calibration.md");
   std::vector<int> batch_qs;
   int rounds = 10;
   std::vector<double> thresholds;
@@ -295,6 +339,7 @@ int main(int argc, char** argv) {
       std::cout << md;
       return 0;
     }
+    if (calibration) return feasibility_calibration(cfg);
     if (summarize_only) {
       rescue::bench::summarize_experiment(cfg, std::cerr);
       return 0;

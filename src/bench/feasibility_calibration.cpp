@@ -1,0 +1,206 @@
+#include "bench/feasibility_calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "bench/bench_run.hpp"
+#include "bench/number_format.hpp"
+#include "rescue.h"
+#include "util/error.hpp"
+
+namespace rescue::bench {
+
+void CalibrationTally::add(double probability, bool truly_feasible) {
+  const int bin = std::clamp(static_cast<int>(std::floor(10.0 * probability)), 0, 9);
+  ++points[static_cast<std::size_t>(bin)];
+  if (truly_feasible) ++feasible[static_cast<std::size_t>(bin)];
+  const double miss = probability - (truly_feasible ? 1.0 : 0.0);
+  brier += miss * miss;
+}
+
+void CalibrationTally::merge(const CalibrationTally& other) {
+  for (std::size_t b = 0; b < points.size(); ++b) {
+    points[b] += other.points[b];
+    feasible[b] += other.feasible[b];
+  }
+  brier += other.brier;
+  set_points += other.set_points;
+  set_feasible += other.set_feasible;
+  set_probability += other.set_probability;
+  if (z_sum.size() < other.z_sum.size()) {
+    z_sum.resize(other.z_sum.size(), 0.0);
+    z_square.resize(other.z_sum.size(), 0.0);
+  }
+  for (std::size_t c = 0; c < other.z_sum.size(); ++c) {
+    z_sum[c] += other.z_sum[c];
+    z_square[c] += other.z_square[c];
+  }
+  runs += other.runs;
+}
+
+long CalibrationTally::total() const {
+  long n = 0;
+  for (long p : points) n += p;
+  return n;
+}
+
+namespace {
+
+// Scores the recommended set of `opt` and `moves` random moves of each member
+// at each scale against the truth at the target fidelity.
+CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int moves, Rng& rng) {
+  const ProblemSpec& spec = problem.spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints();
+  const double target = spec.fidelity().target;
+  CalibrationTally t;
+  t.runs = 1;
+  t.z_sum.assign(static_cast<std::size_t>(q), 0.0);
+  t.z_square.assign(static_cast<std::size_t>(q), 0.0);
+  int count = 0;
+  check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(opt));
+  if (count == 0) return t;
+  std::vector<double> points(static_cast<std::size_t>(count) * d), y(static_cast<std::size_t>(count) * m);
+  check(rescue_pareto(opt, points.data(), y.data(), count, &count), "rescue_pareto", rescue_errmsg(opt));
+  // Moves in the unit cube, clipped to it; integer options are rounded on the way back.
+  std::vector<double> u(d), v(d), x(d);
+  for (int i = 0; i < count; ++i) {
+    spec.to_unit(points.data() + static_cast<std::size_t>(i) * d, u.data());
+    for (double sd : {0.03, 0.1})
+      for (int r = 0; r < moves; ++r) {
+        for (int j = 0; j < d; ++j) v[j] = std::clamp(u[j] + sd * rng.normal(), 0.0, 1.0);
+        spec.from_unit(v.data(), x.data());
+        points.insert(points.end(), x.begin(), x.end());
+      }
+  }
+  const int n = static_cast<int>(points.size() / static_cast<std::size_t>(d)), p = m + q;
+  std::vector<double> s(static_cast<std::size_t>(n), target), mean(static_cast<std::size_t>(n) * p),
+      sdev(static_cast<std::size_t>(n) * p), probability(static_cast<std::size_t>(n));
+  check(rescue_predict(opt, points.data(), n, d, s.data(), mean.data(), sdev.data(), p, probability.data()),
+        "rescue_predict", rescue_errmsg(opt));
+  for (int i = 0; i < n; ++i) {
+    const problems::Evaluation e = problem.evaluate(points.data() + static_cast<std::size_t>(i) * d, target);
+    const bool truly = feasible(spec, e.g);
+    t.add(probability[i], truly);
+    if (i >= count) continue;
+    ++t.set_points;
+    if (truly) ++t.set_feasible;
+    t.set_probability += probability[i];
+    for (int c = 0; c < q; ++c) {
+      const std::size_t at = static_cast<std::size_t>(i) * p + m + c;
+      // A zero standard deviation (a metric the model holds exact) counts as
+      // the smallest positive one: an error there is as overconfident as it gets.
+      const double z = (e.g[c] - mean[at]) / std::max(sdev[at], 1e-300);
+      t.z_sum[c] += z;
+      t.z_square[c] += z * z;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+RunCalibration calibrate_run(const RunResult& run, int moves) {
+  const auto problem = problems::make_problem(run.spec.problem);
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  if (q == 0) fail(Status::InvalidArgument, "feasibility calibration: " + run.spec.problem + " has no constraints");
+  RunSpec rs = run.spec;
+  rs.shared_recommender = true;
+  // Room for the one suggestion that makes the strategy build its model.
+  rs.budget += 2.0;
+  const std::unique_ptr<RunStart> start = start_run(rs, *problem);
+  for (const IterationRecord& it : run.iterations) {
+    if (static_cast<int>(it.x.size()) != d) fail(Status::InvalidArgument, "feasibility calibration: a row of the wrong width");
+    const problems::Evaluation e = problem->evaluate_noisy(it.x.data(), it.fidelity, start->noise);
+    for (rescue_optimizer* o : {start->strategy.o, start->shadow.o})
+      check(rescue_observe_at(o, it.x.data(), d, it.fidelity, e.y.data(), m, e.g.data(), q, k ? e.z.data() : nullptr, k),
+            "rescue_observe_at", rescue_errmsg(o));
+  }
+  // The strategy takes its causal knowledge and observational data into its
+  // model when it next suggests (rescue_predict's contract): suggest once and
+  // withdraw the ticket.
+  {
+    std::vector<double> x(d);
+    double s = 0.0;
+    int ticket = 0;
+    const rescue_status st = rescue_suggest(start->strategy.o, x.data(), d, &s, &ticket);
+    check(st, "rescue_suggest", rescue_errmsg(start->strategy.o));
+    check(rescue_cancel(start->strategy.o, ticket), "rescue_cancel", rescue_errmsg(start->strategy.o));
+  }
+  Rng rng(run.spec.seed * 0x9E3779B97F4A7C15ULL + 17);
+  RunCalibration out;
+  out.own = score(start->strategy.o, *problem, moves, rng);
+  out.shared = score(start->shadow.o, *problem, moves, rng);
+  return out;
+}
+
+std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command) {
+  std::ostringstream md;
+  md << "# Feasibility calibration\n\n";
+  if (!command.empty()) md << "Command: `" << command << "`\n\n";
+  md << "Each run's evaluations replayed (the same observational rows and noise) into fresh optimizers: the "
+        "strategy's own model (`own`, what `rescue_pareto` recommends from) and the shared recommender's plain "
+        "multi-fidelity GP (`shared`). Each model's recommended set and random moves around it (10 per member at "
+        "unit-scale standard deviations 0.03 and 0.1) are scored at the target fidelity by the model's probability "
+        "of feasibility and by the problem's noise-free truth. z: (truth - mean) / sd of each constraint metric over "
+        "the recommended sets; a calibrated model gives mean near 0 and rms near 1.\n\n";
+  std::vector<std::string> names;
+  for (const StrategyCalibration& r : results)
+    if (std::find(names.begin(), names.end(), r.problem) == names.end()) names.push_back(r.problem);
+  // Both models of every strategy of a problem, in the order given.
+  auto for_each_model = [&](const std::string& problem, auto&& fn) {
+    for (const StrategyCalibration& s : results) {
+      if (s.problem != problem) continue;
+      fn(s.strategy, "own", s.tally.own);
+      fn(s.strategy, "shared", s.tally.shared);
+    }
+  };
+  for (const std::string& problem : names) {
+    std::vector<std::string> constraint_names;
+    const auto definition = problems::make_problem(problem);
+    for (const auto& c : definition->spec().constraints()) constraint_names.push_back(c.name);
+    md << "## " << problem << "\n\n| strategy | model | runs | set size / run | truly feasible in the set | mean "
+          "predicted probability (set) |";
+    for (const std::string& c : constraint_names) md << " z of " << c << ": mean, rms |";
+    md << " Brier score (set and moves) |\n|---|---|---|---|---|---|";
+    for (std::size_t c = 0; c < constraint_names.size(); ++c) md << "---|";
+    md << "---|\n";
+    for_each_model(problem, [&](const std::string& strategy, const char* model, const CalibrationTally& t) {
+      const double sp = static_cast<double>(t.set_points);
+      md << "| " << strategy << " | " << model << " | " << t.runs << " | " << fixed(t.runs > 0 ? sp / t.runs : 0.0, 1)
+         << " | " << fixed(sp > 0 ? t.set_feasible / sp : 0.0, 3) << " | "
+         << fixed(sp > 0 ? t.set_probability / sp : 0.0, 3) << " |";
+      for (std::size_t c = 0; c < constraint_names.size(); ++c) {
+        if (sp > 0 && c < t.z_sum.size())
+          md << " " << fixed(t.z_sum[c] / sp, 2) << ", " << fixed(std::sqrt(t.z_square[c] / sp), 2) << " |";
+        else
+          md << " - |";
+      }
+      const long n = t.total();
+      md << " " << fixed(n > 0 ? t.brier / static_cast<double>(n) : 0.0, 3) << " |\n";
+    });
+    md << "\nReliability: share truly feasible (points) by predicted probability, set and moves pooled.\n\n"
+          "| strategy | model |";
+    for (int b = 0; b < 10; ++b) md << " " << fixed(b / 10.0, 1) << "-" << fixed((b + 1) / 10.0, 1) << " |";
+    md << "\n|---|---|";
+    for (int b = 0; b < 10; ++b) md << "---|";
+    md << "\n";
+    for_each_model(problem, [&](const std::string& strategy, const char* model, const CalibrationTally& t) {
+      md << "| " << strategy << " | " << model << " |";
+      for (std::size_t b = 0; b < t.points.size(); ++b) {
+        if (t.points[b] == 0)
+          md << " - |";
+        else
+          md << " " << fixed(static_cast<double>(t.feasible[b]) / static_cast<double>(t.points[b]), 2) << " ("
+             << t.points[b] << ") |";
+      }
+      md << "\n";
+    });
+    md << "\n";
+  }
+  return md.str();
+}
+
+}  // namespace rescue::bench

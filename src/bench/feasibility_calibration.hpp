@@ -1,0 +1,60 @@
+// Does a model's probability of feasibility at the target mean what it says?
+// A run's evaluations are replayed (the same observational rows and the same
+// noise, from its seed; bench_run.hpp) into fresh optimizers: the strategy's
+// own and the shared recommender's plain GP. Each recommends its Pareto set
+// (rescue_pareto); the set and random moves around it are scored by the
+// model's probability of feasibility at the target (rescue_predict) and by
+// the problem's noise-free truth. The models are fitted once to all the data,
+// where the run refitted them as the data grew, so a replayed model is like
+// the run's last one, not the same.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/run_record.hpp"
+
+namespace rescue::bench {
+
+/// Predicted probabilities of feasibility against the truth.
+struct CalibrationTally {
+  /// Points whose predicted probability falls in [b / 10, (b + 1) / 10) (1 in
+  /// the last bin), and how many of them are truly feasible.
+  std::array<long, 10> points{}, feasible{};
+  double brier = 0.0;  ///< sum of (probability - truly feasible)^2
+  /// The recommended set only: its size, truly feasible members and the sum
+  /// of their predicted probabilities.
+  long set_points = 0, set_feasible = 0;
+  double set_probability = 0.0;
+  /// The recommended set only, per constraint metric: sums of the
+  /// standardized error (truth - mean) / sd and of its square.
+  std::vector<double> z_sum, z_square;
+  int runs = 0;
+
+  void add(double probability, bool truly_feasible);
+  void merge(const CalibrationTally& other);
+  long total() const;
+};
+
+struct RunCalibration {
+  CalibrationTally own, shared;
+};
+
+/// Replays `run` and scores both models' recommended sets and `moves` random
+/// moves of each member at each of the unit-scale standard deviations 0.03
+/// and 0.1. Only for problems with constraints (Error(InvalidArgument)
+/// otherwise).
+RunCalibration calibrate_run(const RunResult& run, int moves = 10);
+
+struct StrategyCalibration {
+  std::string problem, strategy;
+  RunCalibration tally;
+};
+
+/// Markdown: per problem and strategy, both models' sets (truly feasible
+/// share, mean predicted probability, standardized errors of each constraint
+/// metric) and the reliability of the probabilities (set and moves pooled).
+std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
+
+}  // namespace rescue::bench

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "bench/bench_run.hpp"
+#include "bench/feasibility_calibration.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+namespace {
+
+using namespace rescue;
+using namespace rescue::bench;
+
+// Bins, Brier score and merging against a direct count on random input,
+// probabilities 0 and 1 and bin edges included.
+TEST(CalibrationTally, BinsAndBrierScoreMatchADirectCount) {
+  Rng rng(5);
+  std::vector<double> p;
+  std::vector<bool> truth;
+  for (int i = 0; i < 500; ++i) {
+    p.push_back(i % 50 == 0 ? 1.0 : i % 50 == 1 ? 0.0 : i % 50 == 2 ? 0.3 : rng.uniform());
+    truth.push_back(rng.uniform() < p.back());
+  }
+  CalibrationTally whole, first, second;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    whole.add(p[i], truth[i]);
+    (i < 200 ? first : second).add(p[i], truth[i]);
+  }
+  std::array<long, 10> n{}, f{};
+  double brier = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    int b = 0;
+    while (b < 9 && p[i] >= (b + 1) / 10.0) ++b;  // [b/10, (b+1)/10), 1 in the last bin
+    ++n[b];
+    f[b] += truth[i] ? 1 : 0;
+    brier += (p[i] - (truth[i] ? 1.0 : 0.0)) * (p[i] - (truth[i] ? 1.0 : 0.0));
+  }
+  EXPECT_EQ(whole.points, n);
+  EXPECT_EQ(whole.feasible, f);
+  EXPECT_NEAR(whole.brier, brier, 1e-9);
+  EXPECT_EQ(whole.total(), 500);
+  first.merge(second);
+  EXPECT_EQ(first.points, n);
+  EXPECT_EQ(first.feasible, f);
+  EXPECT_NEAR(first.brier, brier, 1e-9);
+}
+
+RunSpec short_run(const std::string& problem, const std::string& strategy) {
+  RunSpec r;
+  r.problem = problem;
+  r.strategy = strategy;
+  r.seed = 6;
+  r.initial_budget = 0.3;
+  r.budget = 0.3;
+  r.max_suggestions = 25;
+  r.recommend_every = 100.0;  // the recommender once, after the last iteration
+  r.recommend_points = 40;
+  r.observational_rows = 50;
+  return r;
+}
+
+// The replay sees what the run saw: the noise stream of start_run gives every
+// row's observation the constraint verdict the run recorded, and a `random`
+// run, whose only recommendation came after its last row, recommends the
+// same set again from the replayed observations (another noise stream moves
+// the set: 38 configurations and hypervolume 5.18 for 39 and 5.03).
+TEST(FeasibilityCalibration, TheReplayRepeatsTheRunsObservations) {
+  const RunResult run = run_benchmark(short_run("healthcare", "random"));
+  ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+  ASSERT_GT(run.iterations.size(), 5u);
+  const auto problem = problems::make_problem("healthcare");
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  const auto start = start_run(run.spec, *problem);
+  for (const IterationRecord& it : run.iterations) {
+    const problems::Evaluation e = problem->evaluate_noisy(it.x.data(), it.fidelity, start->noise);
+    EXPECT_EQ(!feasible(spec, e.g), it.violated) << "row " << it.iteration;
+    ASSERT_EQ(rescue_observe_at(start->strategy.o, it.x.data(), d, it.fidelity, e.y.data(), m, e.g.data(), q,
+                                e.z.data(), k),
+              RESCUE_OK)
+        << rescue_errmsg(start->strategy.o);
+  }
+  int count = 0;
+  ASSERT_EQ(rescue_pareto(start->strategy.o, nullptr, nullptr, 0, &count), RESCUE_OK);
+  std::vector<double> x(static_cast<std::size_t>(count) * d), y(static_cast<std::size_t>(count) * m);
+  ASSERT_EQ(rescue_pareto(start->strategy.o, x.data(), y.data(), count, &count), RESCUE_OK);
+  EXPECT_EQ(count, run.iterations.back().recommended);
+  EXPECT_EQ(inferred_hypervolume(*problem, x), run.iterations.back().inferred_hv);
+}
+
+// Both models are scored on their set and on 2 x `moves` moves of each member;
+// the set's tallies stay within it. A problem without constraints is refused.
+TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
+  const RunResult run = run_benchmark(short_run("healthcare", "rescue"));
+  ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+  const RunCalibration c = calibrate_run(run, 3);
+  for (const CalibrationTally* t : {&c.own, &c.shared}) {
+    EXPECT_EQ(t->runs, 1);
+    ASSERT_GT(t->set_points, 0);
+    EXPECT_EQ(t->total(), t->set_points * (1 + 2 * 3));
+    EXPECT_LE(t->set_feasible, t->set_points);
+    EXPECT_GE(t->set_probability, 0.0);
+    EXPECT_LE(t->set_probability, static_cast<double>(t->set_points));
+    ASSERT_EQ(t->z_sum.size(), 1u);
+    EXPECT_TRUE(std::isfinite(t->z_sum[0]));
+    EXPECT_GE(t->z_square[0] * static_cast<double>(t->set_points), t->z_sum[0] * t->z_sum[0] - 1e-6);
+  }
+  const std::string md = calibration_markdown({{"healthcare", "rescue", c}}, "cmd");
+  EXPECT_NE(md.find("| rescue | own | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| rescue | shared | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("z of "), std::string::npos) << md;
+
+  const RunResult plain = run_benchmark(short_run("branin-currin", "random"));
+  EXPECT_THROW(calibrate_run(plain), Error);
+}
+
+}  // namespace
