@@ -13,6 +13,7 @@
 #include "bench/variant.hpp"
 #include "problems/benchmark_problem.hpp"
 #include "rescue.h"
+#include "tiny_run.hpp"
 #include "util/error.hpp"
 
 namespace rescue::bench {
@@ -177,20 +178,6 @@ TEST(Variant, TrueDagOfEveryBuiltinProblemIsAcceptedAndKept) {
     rescue_destroy(o);
     rescue_problem_free(p);
   }
-}
-
-RunSpec tiny_run(const std::string& problem, const std::string& strategy, const std::string& variant) {
-  RunSpec r;
-  r.problem = problem;
-  r.strategy = strategy;
-  r.variant = variant;
-  r.seed = 4;
-  r.initial_budget = 0.2;
-  r.budget = 0.3;
-  r.max_suggestions = 30;
-  r.recommend_every = 100.0;  // the recommender once, after the last iteration
-  r.observational_rows = 100;
-  return r;
 }
 
 const IterationRecord* first_strategy_query(const RunResult& run) {
