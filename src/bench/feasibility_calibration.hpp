@@ -9,7 +9,6 @@
 // the run's last one, not the same.
 #pragma once
 #include <array>
-#include <cstdint>
 #include <string>
 #include <vector>
 
