@@ -122,6 +122,26 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
   if (knowledge.has_dag) o.user_dag = named(knowledge.dag);
   o.required = named(knowledge.required);
   o.forbidden = named(knowledge.forbidden);
+  // rescue.fidelity_parents = 1: the fidelity is required as a parent of every
+  // objective and constraint metric (unless the user forbade the edge). A
+  // fidelity that changes the environment, such as the robot stand-in's
+  // clutter, acts on an output directly as well as through the indicators,
+  // and the repair's test can miss that edge (fidelity -> completion there).
+  const FidelitySpec& fidelity = spec.fidelity();
+  const bool varies = !(fidelity.discrete && fidelity.levels.size() <= 1);
+  if (spec.param("rescue.fidelity_parents", 0.0) != 0.0 && varies && !knowledge.has_dag) {
+    const std::string from = fidelity_variable_name(spec);
+    std::vector<std::string> outputs;
+    for (const auto& ob : spec.objectives()) outputs.push_back(ob.name);
+    for (const auto& c : spec.constraints()) outputs.push_back(c.name);
+    auto listed = [&](const std::vector<causal::NamedEdge>& edges, const std::string& to) {
+      for (const auto& e : edges)
+        if (e.from == from && e.to == to) return true;
+      return false;
+    };
+    for (const std::string& to : outputs)
+      if (!listed(o.forbidden, to) && !listed(o.required, to)) o.required.push_back({from, to});
+  }
   try {
     return std::make_shared<CausalPrior>(spec, causal::learn_cpm(table, o));
   } catch (const Error& e) {

@@ -65,6 +65,10 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"rescue.fidelity_offset", "1", kInteger, 0, 1,
        "rescue: 1 adds a learned mean term c_m (s_target - s) per output, an offset between fidelities that is "
        "the same for every configuration (off in the fixed form); 0 none"},
+      {"rescue.fidelity_parents", "0", kInteger, 0, 1,
+       "rescue: 1 requires the fidelity as a parent of every objective and constraint metric in the causal "
+       "graph (unless an edge constraint forbids it; not with a user DAG), for a fidelity that acts on the "
+       "outputs directly as well as through the indicators; 0 leaves it to discovery and repair"},
       {"rescue.fixed_prior", "0", kInteger, 0, 1,
        "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
        "scale, offset and weight"},

@@ -174,6 +174,39 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
   EXPECT_TRUE(has_edge(fitted[2], "max_vel_x", "v_eff"));
 }
 
+// rescue.fidelity_parents = 1 requires the fidelity as a parent of every
+// objective and constraint metric. On the robot stand-in the clutter k(s)
+// acts on completion directly (0.35 k risk, 0.4 k sim_time), an edge that
+// discovery and the repair miss from these logs.
+TEST(CausalApi, FidelityParentsReachEveryOutput) {
+  std::vector<std::string> fitted;
+  for (double parents : {0.0, 1.0}) {
+    rescue_problem* p = nullptr;
+    rescue_optimizer* o = nullptr;
+    ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_param(p, "rescue.fidelity_parents", parents), RESCUE_OK);
+    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
+                      rescue_num_constraints(o);
+    const int rows = 200;
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
+    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
+    size_t len = 0;
+    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), RESCUE_OK) << rescue_errmsg(o);
+    std::string text(len + 1, '\0');
+    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, &text[0], text.size(), &len), RESCUE_OK);
+    text.resize(len);
+    fitted.push_back(text);
+    rescue_destroy(o);
+    rescue_problem_free(p);
+  }
+  ASSERT_FALSE(has_edge(fitted[0], "fidelity", "completion")) << "discovery and repair now find the edge";
+  for (const char* output : {"time", "energy_per_m", "risk", "completion"})
+    EXPECT_TRUE(has_edge(fitted[1], "fidelity", output)) << output;
+}
+
 // rescue.interactions reaches the structural equations: the same logs and
 // graph give other estimates (finite, at the same points) with the product form.
 TEST(CausalApi, InteractionsParameterChangesTheEstimates) {
