@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rescue.h"
@@ -80,6 +81,39 @@ bool has_edge(const std::string& json, const std::string& from, const std::strin
   return compact.find("\"from\":\"" + from + "\",\"to\":\"" + to + "\"") != std::string::npos;
 }
 
+// The causal graphs `rescue` learns on the robot stand-in from 200 logged rows
+// (seed 9) with one parameter set: the DAG its equations are fitted on, then
+// the graph discovery produced (JSON).
+std::pair<std::string, std::string> robot_graphs(const char* key, double value) {
+  std::string graphs[2];
+  rescue_problem* p = nullptr;
+  rescue_optimizer* o = nullptr;
+  EXPECT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_set_param(p, key, value), RESCUE_OK);
+  EXPECT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
+  if (o != nullptr) {
+    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
+                      rescue_num_constraints(o);
+    const int rows = 200;
+    std::vector<double> data(static_cast<std::size_t>(rows) * width);
+    EXPECT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
+    EXPECT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
+    for (int as_discovered : {0, 1}) {
+      size_t len = 0;
+      EXPECT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, nullptr, 0, &len), RESCUE_OK)
+          << rescue_errmsg(o);
+      std::string text(len + 1, '\0');
+      EXPECT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, &text[0], text.size(), &len), RESCUE_OK);
+      text.resize(len);
+      graphs[as_discovered] = text;
+    }
+  }
+  rescue_destroy(o);
+  rescue_problem_free(p);
+  return {graphs[0], graphs[1]};
+}
+
 TEST(CausalApi, NoModelBeforeLearningOrForModelFreeStrategies) {
   Healthcare h("random");
   size_t len = 0;
@@ -135,29 +169,9 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
   };
   std::vector<std::string> fitted, discovered;
   for (double repair : {0.0, 1.0, 2.0}) {
-    rescue_problem* p = nullptr;
-    rescue_optimizer* o = nullptr;
-    ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
-    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
-    ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", repair), RESCUE_OK);
-    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
-    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
-                      rescue_num_constraints(o);
-    const int rows = 200;
-    std::vector<double> data(static_cast<std::size_t>(rows) * width);
-    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
-    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
-    for (int as_discovered : {0, 1}) {
-      size_t len = 0;
-      ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, nullptr, 0, &len), RESCUE_OK)
-          << rescue_errmsg(o);
-      std::string text(len + 1, '\0');
-      ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, as_discovered, &text[0], text.size(), &len), RESCUE_OK);
-      text.resize(len);
-      (as_discovered ? discovered : fitted).push_back(text);
-    }
-    rescue_destroy(o);
-    rescue_problem_free(p);
+    auto [f, d] = robot_graphs("rescue.repair", repair);
+    fitted.push_back(f);
+    discovered.push_back(d);
   }
   // Discovery itself does not depend on the repair.
   EXPECT_EQ(discovered[0], discovered[1]);
@@ -180,28 +194,7 @@ TEST(CausalApi, RepairParameterWidensTheFittedGraph) {
 // discovery and the repair miss from these logs.
 TEST(CausalApi, FidelityParentsReachEveryOutput) {
   std::vector<std::string> fitted;
-  for (double parents : {0.0, 1.0}) {
-    rescue_problem* p = nullptr;
-    rescue_optimizer* o = nullptr;
-    ASSERT_EQ(rescue_problem_builtin("robot-standin", &p), RESCUE_OK);
-    ASSERT_EQ(rescue_problem_set_strategy(p, "rescue"), RESCUE_OK);
-    ASSERT_EQ(rescue_problem_set_param(p, "rescue.fidelity_parents", parents), RESCUE_OK);
-    ASSERT_EQ(rescue_create(p, &o), RESCUE_OK) << rescue_last_error();
-    const int width = rescue_dimension(o) + 1 + rescue_num_indicators(o) + rescue_num_objectives(o) +
-                      rescue_num_constraints(o);
-    const int rows = 200;
-    std::vector<double> data(static_cast<std::size_t>(rows) * width);
-    ASSERT_EQ(rescue_problem_sample_observational(p, rows, 9, data.data(), width), RESCUE_OK);
-    ASSERT_EQ(rescue_add_observational(o, data.data(), rows, width), RESCUE_OK) << rescue_errmsg(o);
-    size_t len = 0;
-    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), RESCUE_OK) << rescue_errmsg(o);
-    std::string text(len + 1, '\0');
-    ASSERT_EQ(rescue_causal_graph(o, RESCUE_GRAPH_JSON, 0, &text[0], text.size(), &len), RESCUE_OK);
-    text.resize(len);
-    fitted.push_back(text);
-    rescue_destroy(o);
-    rescue_problem_free(p);
-  }
+  for (double parents : {0.0, 1.0}) fitted.push_back(robot_graphs("rescue.fidelity_parents", parents).first);
   ASSERT_FALSE(has_edge(fitted[0], "fidelity", "completion")) << "discovery and repair now find the edge";
   for (const char* output : {"time", "energy_per_m", "risk", "completion"})
     EXPECT_TRUE(has_edge(fitted[1], "fidelity", output)) << output;
