@@ -127,8 +127,7 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
   // fidelity that changes the environment, such as the robot stand-in's
   // clutter, acts on an output directly as well as through the indicators,
   // and the repair's test can miss that edge (fidelity -> completion there).
-  const FidelitySpec& fidelity = spec.fidelity();
-  const bool varies = !(fidelity.discrete && fidelity.levels.size() <= 1);
+  const bool varies = spec.fidelity().upper > spec.fidelity().lower;
   if (spec.param("rescue.fidelity_parents", 0.0) != 0.0 && varies && !knowledge.has_dag) {
     const std::string from = fidelity_variable_name(spec);
     std::vector<std::string> outputs;
