@@ -652,6 +652,25 @@ rescue_status rescue_predict(rescue_optimizer* opt, const double* x, int n, int 
   });
 }
 
+rescue_status rescue_cross_validate(rescue_optimizer* opt, double* mean, double* sd, int p, int capacity, int* count) {
+  RESCUE_OPT_CALL(opt, {
+    need(count, "count pointer");
+    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    const rescue::ProblemSpec& spec = opt->engine->spec();
+    if (p != spec.num_objectives() + spec.num_constraints())
+      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+    *count = static_cast<int>(opt->engine->observations().size());
+    if (capacity == 0 && !mean && !sd) return;  // size query
+    if (capacity < *count)
+      rescue::fail(Status::BufferTooSmall, "buffers hold " + std::to_string(capacity) + " rows, there are " +
+                                               std::to_string(*count) + " observations");
+    need(mean, "mean buffer");
+    Eigen::MatrixXd m, v;
+    opt->engine->cross_validate(&m, &v);
+    write_outputs(m, v, mean, sd);
+  });
+}
+
 // ---- observational data ---------------------------------------------------------------
 
 rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows, int n, int ncols) {

@@ -332,6 +332,33 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
   if (sd) *sd = v.cwiseMax(0.0).cwiseSqrt();
 }
 
+void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
+  const acq::Surrogate* model = current_model();
+  if (!model) fail(Status::InvalidState, "no model yet: cross-validation needs at least two successful observations");
+  Eigen::MatrixXd m, v;
+  model->gp().loo_predictive(m, v);
+  // The model's rows are the successful observations in order (training_set).
+  std::size_t ok = 0;
+  for (const auto& o : observations_) ok += o.failed ? 0 : 1;
+  if (static_cast<std::size_t>(m.rows()) != ok)
+    fail(Status::InvalidState, "the model's data do not match the observations; suggest or predict to refresh it");
+  if (((m.array() - m.array()).isNaN() && !m.array().isNaN()).any() || ((v.array() - v.array()).isNaN() && !v.array().isNaN()).any())
+    fail(Status::Numerical, "the model's held-out predictions overflowed (are the outputs of extreme magnitude? rescale them)");
+  const int M = spec_.num_objectives();
+  const Eigen::Index n = static_cast<Eigen::Index>(observations_.size());
+  Eigen::MatrixXd outm = Eigen::MatrixXd::Constant(n, m.cols(), std::numeric_limits<double>::quiet_NaN());
+  Eigen::MatrixXd outs = outm;
+  for (Eigen::Index i = 0, r = 0; i < n; ++i) {
+    if (observations_[static_cast<std::size_t>(i)].failed) continue;
+    outm.row(i) = m.row(r);
+    outs.row(i) = v.row(r++);
+  }
+  for (int k = 0; k < M; ++k)
+    if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) outm.col(k) = -outm.col(k);
+  if (mean) *mean = std::move(outm);
+  if (sd) *sd = std::move(outs);
+}
+
 void Optimizer::set_user_dag(const char* json) {
   ready_to_change();
   ProblemSpec next = spec_;

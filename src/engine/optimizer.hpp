@@ -65,6 +65,14 @@ class Optimizer {
   /// observations, OutOfRange for a configuration or fidelity outside the problem.
   void predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd,
                Eigen::VectorXd* feasible);
+  /// Leave-one-out predictions of that same model, one row per observation in
+  /// the order reported (n x (M + Q) each, objectives in their own sense): the
+  /// mean and standard deviation of each observed value (observation noise
+  /// included) given every other successful observation, with the fitted
+  /// hyperparameters held. Rows of failed evaluations, and outputs an
+  /// observation lacks, are NaN. Throws InvalidState before two successful
+  /// observations.
+  void cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd);
 
   void add_observational(const std::vector<std::vector<double>>& rows);
   const std::vector<std::vector<double>>& observational() const { return observational_; }

@@ -87,6 +87,31 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
   return v;
 }
 
+std::vector<MultiFidelityGp::HeldOut> MultiFidelityGp::held_out_blocks(const GramFactor& F,
+                                                                       const Eigen::VectorXd& alpha) const {
+  // With Q = K^-1 and alpha = Q r, the held-out block I of point i (the
+  // outputs observed there) has predictive covariance C = (Q_II)^-1 given all
+  // other points and error r_I - mean_I = C alpha_I (the closed form of
+  // leave-one-out for a Gaussian process; Rasmussen and Williams, section 5.4.2).
+  const Eigen::MatrixXd Q = F.is_kronecker() ? F.solve(Eigen::MatrixXd::Identity(F.size(), F.size())) : F.inverse();
+  std::vector<HeldOut> blocks(static_cast<std::size_t>(X_.rows()));
+  for (std::size_t k = 0; k < obs_i_.size(); ++k)
+    blocks[static_cast<std::size_t>(obs_i_[k])].entries.push_back(static_cast<Eigen::Index>(k));
+  for (auto& B : blocks) {
+    const Eigen::Index b = static_cast<Eigen::Index>(B.entries.size());
+    if (b == 0) continue;
+    Eigen::MatrixXd Qb(b, b);
+    B.alpha.resize(b);
+    for (Eigen::Index u = 0; u < b; ++u) {
+      B.alpha[u] = alpha[B.entries[u]];
+      for (Eigen::Index v = 0; v < b; ++v) Qb(u, v) = Q(B.entries[u], B.entries[v]);
+    }
+    B.precision.compute(Qb);
+    B.ok = B.precision.info() == Eigen::Success;
+  }
+  return blocks;
+}
+
 double MultiFidelityGp::loo_log_predictive(const Eigen::VectorXd& theta) const {
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
   Hyperparameters h = hp_;
@@ -94,32 +119,36 @@ double MultiFidelityGp::loo_log_predictive(const Eigen::VectorXd& theta) const {
   GramFactor F;
   Eigen::VectorXd alpha;
   likelihood(h, &F, &alpha, nullptr);
-  // With Q = K^-1 and alpha = Q r, the held-out block I of point i has
-  // predictive covariance C = (Q_II)^-1 and error r_I - mean_I = C alpha_I, so
-  //   log p = -alpha_I^T C alpha_I / 2 + log|Q_II| / 2 - |I| log(2 pi) / 2.
-  const Eigen::MatrixXd Q = F.is_kronecker() ? F.solve(Eigen::MatrixXd::Identity(F.size(), F.size())) : F.inverse();
-  std::vector<std::vector<Eigen::Index>> blocks(static_cast<std::size_t>(X_.rows()));
-  double log_scale = 0.0;  // sum of log s_m over observed entries: back to original units
-  for (std::size_t k = 0; k < obs_i_.size(); ++k) {
-    blocks[static_cast<std::size_t>(obs_i_[k])].push_back(static_cast<Eigen::Index>(k));
-    log_scale += std::log(scale_[obs_m_[k]]);
-  }
-  double total = -log_scale;
-  for (const auto& I : blocks) {
-    if (I.empty()) continue;
-    const Eigen::Index b = static_cast<Eigen::Index>(I.size());
-    Eigen::MatrixXd Qb(b, b);
-    Eigen::VectorXd ab(b);
-    for (Eigen::Index u = 0; u < b; ++u) {
-      ab[u] = alpha[I[u]];
-      for (Eigen::Index v = 0; v < b; ++v) Qb(u, v) = Q(I[u], I[v]);
-    }
-    const Eigen::LLT<Eigen::MatrixXd> llt(Qb);
-    if (llt.info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
-    const Eigen::MatrixXd Lq = llt.matrixL();
-    total += -0.5 * ab.dot(llt.solve(ab)) + Lq.diagonal().array().log().sum() - 0.5 * double(b) * std::log(2.0 * M_PI);
+  // log p(r_I | rest) = -alpha_I^T C alpha_I / 2 + log|Q_II| / 2 - |I| log(2 pi) / 2.
+  double total = 0.0;  // minus the sum of log s_m over observed entries: back to original units
+  for (std::size_t k = 0; k < obs_m_.size(); ++k) total -= std::log(scale_[obs_m_[k]]);
+  for (const HeldOut& B : held_out_blocks(F, alpha)) {
+    if (B.entries.empty()) continue;
+    if (!B.ok) return -std::numeric_limits<double>::infinity();
+    const Eigen::MatrixXd Lq = B.precision.matrixL();
+    total += -0.5 * B.alpha.dot(B.precision.solve(B.alpha)) + Lq.diagonal().array().log().sum() -
+             0.5 * double(B.entries.size()) * std::log(2.0 * M_PI);
   }
   return std::isfinite(total) ? total : -std::numeric_limits<double>::infinity();
+}
+
+void MultiFidelityGp::loo_predictive(Eigen::MatrixXd& mean, Eigen::MatrixXd& sd) const {
+  if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
+  mean = Eigen::MatrixXd::Constant(X_.rows(), P_, std::numeric_limits<double>::quiet_NaN());
+  sd = mean;
+  const std::vector<HeldOut> blocks = held_out_blocks(factor_, alpha_);
+  for (Eigen::Index i = 0; i < X_.rows(); ++i) {
+    const HeldOut& B = blocks[static_cast<std::size_t>(i)];
+    if (B.entries.empty()) continue;
+    if (!B.ok) fail(Status::Numerical, "gp: the held-out covariance of point " + std::to_string(i) + " is not positive definite");
+    const Eigen::VectorXd err = B.precision.solve(B.alpha);  // standardized y_I - mean_I
+    const Eigen::MatrixXd C = B.precision.solve(Eigen::MatrixXd::Identity(B.alpha.size(), B.alpha.size()));
+    for (Eigen::Index u = 0; u < B.alpha.size(); ++u) {
+      const int m = obs_m_[static_cast<std::size_t>(B.entries[u])];
+      mean(i, m) = Y_(i, m) - scale_[m] * err[u];
+      sd(i, m) = scale_[m] * std::sqrt(std::max(C(u, u), 0.0));
+    }
+  }
 }
 
 FitReport MultiFidelityGp::fit(Rng& rng) {

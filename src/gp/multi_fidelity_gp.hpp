@@ -165,6 +165,15 @@ class MultiFidelityGp {
   /// observed at i held out together (their joint Gaussian predictive with
   /// observation noise), with the hyperparameters and standardization fixed.
   double loo_log_predictive(const Eigen::VectorXd& theta) const;
+  /// Leave-one-out predictions at the current hyperparameters, in original
+  /// units (n x P): for each training point, the predictive mean and standard
+  /// deviation of its observed values (observation noise included) given all
+  /// other points, the outputs observed there held out together; NaN where an
+  /// output is missing. Closed form from one inverse of the Gram matrix, equal
+  /// to conditioning on the other points with the same hyperparameters and
+  /// standardization. Throws Status::Numerical if a held-out block's precision
+  /// is not positive definite.
+  void loo_predictive(Eigen::MatrixXd& mean, Eigen::MatrixXd& sd) const;
 
   // ---- prediction (original units) ----
   /// The prior mean b_m + a_m h~_m(z) with the current hyperparameters, in
@@ -209,6 +218,16 @@ class MultiFidelityGp {
 
  private:
   struct Terms;  // gradient pieces, see likelihood
+  /// One training point's held-out block: its observed entries (indices into
+  /// the output-major observed vector), alpha there, and the Cholesky factor
+  /// of the block of K^-1 (ok false if that factor failed).
+  struct HeldOut {
+    std::vector<Eigen::Index> entries;
+    Eigen::VectorXd alpha;
+    Eigen::LLT<Eigen::MatrixXd> precision;
+    bool ok = true;
+  };
+  std::vector<HeldOut> held_out_blocks(const GramFactor& F, const Eigen::VectorXd& alpha) const;
   struct TestPrior {
     Eigen::MatrixXd kx;     // n* x n
     Eigen::MatrixXd mean;   // n* x P standardized prior mean

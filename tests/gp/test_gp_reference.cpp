@@ -99,8 +99,20 @@ TEST_P(GpReference, LogMarginalLikelihoodMatches) {
   EXPECT_NEAR(gp->objective(theta, nullptr, false), want, 1e-8 * std::abs(want));
 }
 
-// Each point held out by an explicit refit on the other points (same
-// hyperparameters and standardization), its observed outputs scored jointly.
+// The posterior of point i by an explicit refit on the other points (same
+// hyperparameters and standardization), observation noise included.
+Posterior held_out_posterior(const MultiFidelityGp& gp, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
+                             Eigen::Index i) {
+  Eigen::MatrixXd Xo(X.rows() - 1, X.cols()), Yo(Y.rows() - 1, Y.cols());
+  for (Eigen::Index r = 0, k = 0; r < X.rows(); ++r) {
+    if (r == i) continue;
+    Xo.row(k) = X.row(r);
+    Yo.row(k++) = Y.row(r);
+  }
+  return gp.conditioned_on(Xo, Yo).posterior(X.row(i), true);
+}
+
+// Each point held out, its observed outputs scored jointly.
 TEST_P(GpReference, LeaveOneOutMatchesRefits) {
   double want = 0.0;
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
@@ -108,14 +120,7 @@ TEST_P(GpReference, LeaveOneOutMatchesRefits) {
     for (int m = 0; m < GetParam().P; ++m)
       if (!std::isnan(Y(i, m))) seen.push_back(m);
     if (seen.empty()) continue;
-    Eigen::MatrixXd Xo(X.rows() - 1, X.cols()), Yo(Y.rows() - 1, Y.cols());
-    for (Eigen::Index r = 0, k = 0; r < X.rows(); ++r) {
-      if (r == i) continue;
-      Xo.row(k) = X.row(r);
-      Yo.row(k++) = Y.row(r);
-    }
-    const MultiFidelityGp held = gp->conditioned_on(Xo, Yo);
-    const Posterior post = held.posterior(X.row(i), true);
+    const Posterior post = held_out_posterior(*gp, X, Y, i);
     const Eigen::Index b = static_cast<Eigen::Index>(seen.size());
     Eigen::MatrixXd C(b, b);
     Eigen::VectorXd e(b);
@@ -130,6 +135,28 @@ TEST_P(GpReference, LeaveOneOutMatchesRefits) {
   }
   const double got = gp->loo_log_predictive(gp->layout().pack(h));
   EXPECT_NEAR(got, want, 1e-7 * (1.0 + std::abs(want)));
+}
+
+// The closed-form held-out means and standard deviations, output by output,
+// against the refits; NaN exactly where the output was not observed.
+TEST_P(GpReference, LeaveOneOutPredictionsMatchRefits) {
+  Eigen::MatrixXd mean, sd;
+  gp->loo_predictive(mean, sd);
+  ASSERT_EQ(mean.rows(), X.rows());
+  ASSERT_EQ(mean.cols(), GetParam().P);
+  ASSERT_EQ(sd.rows(), X.rows());
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const Posterior post = held_out_posterior(*gp, X, Y, i);
+    for (int m = 0; m < GetParam().P; ++m) {
+      if (std::isnan(Y(i, m))) {
+        EXPECT_TRUE(std::isnan(mean(i, m)) && std::isnan(sd(i, m))) << "point " << i << " output " << m;
+        continue;
+      }
+      const double want_sd = std::sqrt(post.covariance(m, m));
+      EXPECT_NEAR(mean(i, m), post.mean(0, m), 1e-7 * (1.0 + std::abs(post.mean(0, m)))) << "point " << i << " output " << m;
+      EXPECT_NEAR(sd(i, m), want_sd, 1e-7 * want_sd) << "point " << i << " output " << m;
+    }
+  }
 }
 
 TEST_P(GpReference, PosteriorMeanAndJointCovarianceMatch) {
