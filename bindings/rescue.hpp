@@ -115,6 +115,13 @@ struct Prediction {
   std::vector<double> feasible;  ///< n probabilities that every constraint holds
 };
 
+/** Leave-one-out predictions (rescue_cross_validate()): one row per observation, in the order reported. */
+struct CrossValidation {
+  int count = 0;            ///< number of rows (observations)
+  std::vector<double> mean;  ///< count x (M + Q), row-major: held-out means, objectives in their own sense, then constraints
+  std::vector<double> sd;    ///< count x (M + Q), row-major: held-out standard deviations of the observed values
+};
+
 /** A suggestion: evaluate configuration x at this fidelity, then report it under this ticket. */
 struct Suggestion {
   std::vector<double> x;
@@ -490,6 +497,17 @@ class Optimizer {
     out.sd.resize(out.mean.size());
     out.feasible.resize(static_cast<size_t>(n));
     check(rescue_predict(h(), x.data(), n, d, s.data(), out.mean.data(), out.sd.data(), p, out.feasible.data()));
+    return out;
+  }
+  /** What the model behind predict() predicts for each observation from all the others (rows of failed
+   *  evaluations are NaN). */
+  CrossValidation crossValidate() {
+    const int p = numObjectives() + numConstraints();
+    CrossValidation out;
+    check(rescue_cross_validate(h(), nullptr, nullptr, p, 0, &out.count));
+    out.mean.resize(static_cast<size_t>(out.count) * static_cast<size_t>(p));
+    out.sd.resize(out.mean.size());
+    check(rescue_cross_validate(h(), out.mean.data(), out.sd.data(), p, out.count, &out.count));
     return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and

@@ -118,6 +118,10 @@ public static class TestRescue {
           for (int k = 0; k < 2; ++k)
             same &= Math.Abs(pred.Mean[2 * i + k] - front.Y[2 * i + k]) <= 1e-9 * (1 + Math.Abs(front.Y[2 * i + k]));
         Check(same, "predictions at the Pareto set are its values");
+        CrossValidation cv = opt.CrossValidate();
+        bool held = cv.Count == opt.NumObservations() && cv.Mean.Length == 2 * cv.Count && cv.Sd.Length == cv.Mean.Length;
+        for (int i = 0; held && i < cv.Sd.Length; ++i) held &= cv.Sd[i] > 0 && double.IsFinite(cv.Mean[i]);
+        Check(held, "cross-validation holds out every observation");
       }
 
       using (var opt = Optimizer.LoadFile(Environment.GetEnvironmentVariable("RESCUE_CHECKPOINT_IN"))) {

@@ -405,6 +405,17 @@ module rescue
       integer(c_int) :: rescue_predict
     end function
 
+    !> Leave-one-out predictions of the model behind rescue_predict, one column per observation:
+    !> mean(p, capacity) and sd(p, capacity) with p = M + Q and capacity >= rescue_num_observations.
+    function rescue_cross_validate(opt, mean, sd, p, capacity, count) bind(C, name="rescue_cross_validate")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      real(c_double), intent(out) :: mean(*), sd(*)
+      integer(c_int), value :: p, capacity
+      integer(c_int), intent(out) :: count
+      integer(c_int) :: rescue_cross_validate
+    end function
+
     !> rows(ncols, n) receives n rows in the layout of rescue_add_observational.
     function rescue_problem_sample_observational(problem, n, seed, rows, ncols) &
         bind(C, name="rescue_problem_sample_observational")

@@ -13,7 +13,7 @@ program test_rescue_fortran
   integer(c_int) :: st, ticket, d, m, cnt, keep(3)
   real(c_double) :: x(2), s, y(2), bad(3), hv, spent, pending, budget
   real(c_double), allocatable :: h1(:, :), h2(:, :), px(:, :), py(:, :)
-  real(c_double), allocatable :: pmean(:, :), psd(:, :), pfeas(:), ps(:)
+  real(c_double), allocatable :: pmean(:, :), psd(:, :), pfeas(:), ps(:), cvm(:, :), cvs(:, :)
   real(c_double) :: none(0)
   character(:), allocatable :: text, ptext
   real(c_double) :: pdefault, plower, pupper
@@ -93,6 +93,11 @@ program test_rescue_fortran
   call expect(st == RESCUE_OK, 'predict at the Pareto set: '//rescue_errmsg(opt))
   call expect(all(abs(pmean - py) <= 1d-9 * (1d0 + abs(py))) .and. all(psd >= 0) .and. all(pfeas == 1), &
               'predictions at the Pareto set are its values')
+  ! Every observation held out: a positive spread, one column each.
+  allocate(cvm(2, rescue_num_observations(opt)), cvs(2, rescue_num_observations(opt)))
+  st = rescue_cross_validate(opt, cvm, cvs, 2_c_int, int(size(cvm, 2), c_int), cnt)
+  call expect(st == RESCUE_OK .and. cnt == size(cvm, 2), 'cross-validate: '//rescue_errmsg(opt))
+  call expect(all(cvs > 0), 'held-out spreads are positive')
 
   ! A checkpoint written by another language: loading it and finishing gives the same set.
   st = rescue_load_file(trim(in_path), opt2)

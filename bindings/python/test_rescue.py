@@ -260,3 +260,8 @@ def test_model_predictions(problem):
         with pytest.raises(rescue.RescueError) as err:
             opt.predict([1.5, 0.5], 1.0)
         assert err.value.status == rescue.RESCUE_ERR_OUT_OF_RANGE
+        # Each observation held out: a wider spread than with it in, centred near what was observed.
+        cv = opt.cross_validate()
+        assert np.asarray(cv.mean).shape == (len(obs), 2)
+        assert np.all(np.asarray(cv.sd) >= np.asarray(pred.sd) * (1 - 1e-9))
+        assert np.all(np.abs(np.asarray(cv.mean) - y) <= 6 * np.asarray(cv.sd) + 0.1 * scale)

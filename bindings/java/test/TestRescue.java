@@ -1,4 +1,5 @@
 import java.util.Arrays;
+import org.rescue.CrossValidation;
 import org.rescue.Observation;
 import org.rescue.Optimizer;
 import org.rescue.ParamInfo;
@@ -139,6 +140,11 @@ public final class TestRescue {
           for (int k = 0; k < 2; ++k)
             same &= Math.abs(pred.getMean()[2 * i + k] - front.objectives(i)[k]) <= 1e-9 * (1 + Math.abs(front.objectives(i)[k]));
         check(same, "predictions at the Pareto set are its values");
+        CrossValidation cv = opt.crossValidate();
+        boolean held = cv.getCount() == opt.numObservations() && cv.getMean().length == 2 * cv.getCount()
+                       && cv.getSd().length == cv.getMean().length;
+        for (int i = 0; held && i < cv.getSd().length; ++i) held &= cv.getSd()[i] > 0 && Double.isFinite(cv.getMean()[i]);
+        check(held, "cross-validation holds out every observation");
       }
 
       // Checkpoints: from C, to the other languages, and in memory.

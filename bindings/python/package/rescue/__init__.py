@@ -47,6 +47,7 @@ ParetoSet = namedtuple("ParetoSet", "x y")
 Evaluation = namedtuple("Evaluation", "objectives constraints indicators")
 Parameter = namedtuple("Parameter", "name default kind lower upper description")
 Prediction = namedtuple("Prediction", "mean sd feasible")
+CrossValidation = namedtuple("CrossValidation", "mean sd")
 
 
 def _error(status, message):
@@ -423,6 +424,15 @@ class Optimizer:
         p = self._h().predict(xs, s)
         width = self.num_objectives + self.num_constraints
         return Prediction(_matrix(p.mean, n, width), _matrix(p.sd, n, width), _out(p.feasible))
+
+    def cross_validate(self):
+        """CrossValidation(mean, sd), each n x (M + Q) for the n observations in the order reported:
+        what the model behind predict() predicts for each observed value (noise included) from
+        all the other observations, hyperparameters held. Rows of failed evaluations are NaN.
+        (observed - mean) / sd has a root mean square near 1 for a well-calibrated model."""
+        c = self._h().crossValidate()
+        width = self.num_objectives + self.num_constraints
+        return CrossValidation(_matrix(c.mean, c.count, width), _matrix(c.sd, c.count, width))
 
     def add_observational(self, rows):
         """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""

@@ -310,6 +310,20 @@ rescue_predict <- function(opt, x, fidelity) {
        feasible = Prediction_feasible_get(p))
 }
 
+#' Leave-one-out cross-validation of the model behind rescue_predict: list(mean, sd), matrices with
+#' a row per observation (in the order reported; NA for failed evaluations) and a column per
+#' objective (in its own sense) then per constraint metric: what the model predicts for each
+#' observed value (noise included) from all the other observations, hyperparameters held.
+#' (observed - mean) / sd has a root mean square near 1 for a well-calibrated model.
+rescue_cross_validate <- function(opt) {
+  c <- .rescue(Optimizer_crossValidate(.handle(opt)))
+  info <- rescue_info(opt)
+  cols <- c(info$objectives, info$constraints)
+  n <- CrossValidation_count_get(c)
+  list(mean = matrix(CrossValidation_mean_get(c), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)),
+       sd = matrix(CrossValidation_sd_get(c), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)))
+}
+
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
 #' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
 rescue_add_observational <- function(opt, rows) {

@@ -185,6 +185,12 @@ test_that("the model predicts what it was told", {
   expect_equal(one$mean[1, ], pred$mean[1, ])
   e <- tryCatch(rescue_predict(opt, c(1.5, 0.5), 1), rescue_error = function(e) e)
   expect_equal(e$status, RESCUE_STATUS[["OUT_OF_RANGE"]])
+  # Each observation held out: a wider spread than with it in, centred near what was observed.
+  cv <- rescue_cross_validate(opt)
+  expect_equal(dim(cv$mean), c(nrow(obs), 2))
+  expect_equal(colnames(cv$sd), rescue_info(opt)$objectives)
+  expect_true(all(cv$sd >= pred$sd * (1 - 1e-9)))
+  expect_true(all(abs(cv$mean - y) <= 6 * cv$sd + 0.1 * matrix(scale, nrow(y), 2, byrow = TRUE)))
   close(opt)
 })
 
