@@ -19,6 +19,18 @@ void CalibrationTally::add(double probability, bool truly_feasible) {
   brier += miss * miss;
 }
 
+void CalibrationTally::add_held_out(int output, int P, bool at_target, double z) {
+  const std::size_t at = static_cast<std::size_t>((at_target ? 0 : 1) * P + output);
+  if (held_sum.size() < static_cast<std::size_t>(2 * P)) {
+    held_sum.resize(static_cast<std::size_t>(2 * P), 0.0);
+    held_square.resize(static_cast<std::size_t>(2 * P), 0.0);
+    held_count.resize(static_cast<std::size_t>(2 * P), 0);
+  }
+  held_sum[at] += z;
+  held_square[at] += z * z;
+  ++held_count[at];
+}
+
 void CalibrationTally::merge(const CalibrationTally& other) {
   for (std::size_t b = 0; b < points.size(); ++b) {
     points[b] += other.points[b];
@@ -35,6 +47,16 @@ void CalibrationTally::merge(const CalibrationTally& other) {
   for (std::size_t c = 0; c < other.z_sum.size(); ++c) {
     z_sum[c] += other.z_sum[c];
     z_square[c] += other.z_square[c];
+  }
+  if (held_sum.size() < other.held_sum.size()) {
+    held_sum.resize(other.held_sum.size(), 0.0);
+    held_square.resize(other.held_sum.size(), 0.0);
+    held_count.resize(other.held_sum.size(), 0);
+  }
+  for (std::size_t c = 0; c < other.held_sum.size(); ++c) {
+    held_sum[c] += other.held_sum[c];
+    held_square[c] += other.held_square[c];
+    held_count[c] += other.held_count[c];
   }
   runs += other.runs;
 }
@@ -98,6 +120,29 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
   return t;
 }
 
+// Each evaluation of `opt` predicted from all the others, against its observed values.
+void score_held_out(rescue_optimizer* opt, const ProblemSpec& spec, CalibrationTally& t) {
+  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), p = m + q;
+  int count = 0;
+  check(rescue_cross_validate(opt, nullptr, nullptr, p, 0, &count), "rescue_cross_validate", rescue_errmsg(opt));
+  std::vector<double> mean(static_cast<std::size_t>(count) * p), sdev(mean.size());
+  check(rescue_cross_validate(opt, mean.data(), sdev.data(), p, count, &count), "rescue_cross_validate",
+        rescue_errmsg(opt));
+  std::vector<double> x(d), y(static_cast<std::size_t>(p));
+  for (int i = 0; i < count; ++i) {
+    double s = 0.0;
+    int failed = 0;
+    check(rescue_get_observation(opt, i, x.data(), d, &s, y.data(), m, y.data() + m, q, &failed),
+          "rescue_get_observation", rescue_errmsg(opt));
+    if (failed) continue;
+    for (int k = 0; k < p; ++k) {
+      const std::size_t at = static_cast<std::size_t>(i) * p + k;
+      if (!std::isfinite(mean[at]) || !std::isfinite(y[static_cast<std::size_t>(k)])) continue;
+      t.add_held_out(k, p, s == spec.fidelity().target, (y[static_cast<std::size_t>(k)] - mean[at]) / std::max(sdev[at], 1e-300));
+    }
+  }
+}
+
 }  // namespace
 
 RunCalibration calibrate_run(const RunResult& run, int moves) {
@@ -132,6 +177,8 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
   RunCalibration out;
   out.own = score(start->strategy.o, *problem, moves, rng);
   out.shared = score(start->shadow.o, *problem, moves, rng);
+  score_held_out(start->strategy.o, spec, out.own);
+  score_held_out(start->shadow.o, spec, out.shared);
   return out;
 }
 
@@ -195,6 +242,34 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
           md << " " << fixed(static_cast<double>(t.feasible[b]) / static_cast<double>(t.points[b]), 2) << " ("
              << t.points[b] << ") |";
       }
+      md << "\n";
+    });
+    std::vector<std::string> outputs;
+    for (const auto& o : definition->spec().objectives()) outputs.push_back(o.name);
+    outputs.insert(outputs.end(), constraint_names.begin(), constraint_names.end());
+    const int P = static_cast<int>(outputs.size());
+    md << "\nHeld-out errors (`rescue_cross_validate`): each replayed evaluation predicted from all the others, "
+          "z = (observed - mean) / sd with observation noise in sd, mean and rms of z per output, at the target "
+          "fidelity and below it.\n\n| strategy | model | evaluations at / below the target |";
+    for (const std::string& o : outputs) md << " " << o << " at | " << o << " below |";
+    md << "\n|---|---|---|";
+    for (int k = 0; k < 2 * P; ++k) md << "---|";
+    md << "\n";
+    for_each_model(problem, [&](const std::string& strategy, const char* model, const CalibrationTally& t) {
+      auto count = [&](int group, int k) {
+        const std::size_t at = static_cast<std::size_t>(group * P + k);
+        return at < t.held_count.size() ? t.held_count[at] : 0L;
+      };
+      md << "| " << strategy << " | " << model << " | " << count(0, 0) << " / " << count(1, 0) << " |";
+      for (int k = 0; k < P; ++k)
+        for (int group = 0; group < 2; ++group) {
+          const long n = count(group, k);
+          const std::size_t at = static_cast<std::size_t>(group * P + k);
+          if (n == 0)
+            md << " - |";
+          else
+            md << " " << fixed(t.held_sum[at] / n, 2) << ", " << fixed(std::sqrt(t.held_square[at] / n), 2) << " |";
+        }
       md << "\n";
     });
     md << "\n";

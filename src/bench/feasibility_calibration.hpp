@@ -6,7 +6,9 @@
 // model's probability of feasibility at the target (rescue_predict) and by
 // the problem's noise-free truth. The models are fitted once to all the data,
 // where the run refitted them as the data grew, so a replayed model is like
-// the run's last one, not the same.
+// the run's last one, not the same. Each model also predicts every replayed
+// evaluation from all the others (rescue_cross_validate), which shows whether
+// its standard deviations hold where it has data, by fidelity.
 #pragma once
 #include <array>
 #include <string>
@@ -29,9 +31,17 @@ struct CalibrationTally {
   /// The recommended set only, per constraint metric: sums of the
   /// standardized error (truth - mean) / sd and of its square.
   std::vector<double> z_sum, z_square;
+  /// Leave-one-out errors over the replayed evaluations (rescue_cross_validate),
+  /// per output (objectives then constraint metrics) at index group * P +
+  /// output, group 0 the evaluations at the target fidelity, 1 those below it:
+  /// sums of (observed - held-out mean) / held-out sd, of its square, counts.
+  std::vector<double> held_sum, held_square;
+  std::vector<long> held_count;
   int runs = 0;
 
   void add(double probability, bool truly_feasible);
+  /// Adds one held-out error of output `output` of P, at the target or not.
+  void add_held_out(int output, int P, bool at_target, double z);
   void merge(const CalibrationTally& other);
   long total() const;
 };
@@ -53,7 +63,8 @@ struct StrategyCalibration {
 
 /// Markdown: per problem and strategy, both models' sets (truly feasible
 /// share, mean predicted probability, standardized errors of each constraint
-/// metric) and the reliability of the probabilities (set and moves pooled).
+/// metric), the reliability of the probabilities (set and moves pooled), and
+/// the held-out errors of every output at the target and below it.
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
 
 }  // namespace rescue::bench

@@ -49,6 +49,35 @@ TEST(CalibrationTally, BinsAndBrierScoreMatchADirectCount) {
   EXPECT_NEAR(first.brier, brier, 1e-9);
 }
 
+// Held-out errors land in their output's slot at or below the target, and
+// merging adds them up.
+TEST(CalibrationTally, HeldOutErrorsAreKeptPerOutputAndFidelity) {
+  constexpr int P = 3;
+  Rng rng(9);
+  CalibrationTally whole, first, second;
+  std::vector<double> sum(2 * P, 0.0), square(2 * P, 0.0);
+  std::vector<long> count(2 * P, 0);
+  for (int i = 0; i < 300; ++i) {
+    const int k = i % P;
+    const bool at = rng.uniform() < 0.3;
+    const double z = rng.normal();
+    whole.add_held_out(k, P, at, z);
+    (i < 100 ? first : second).add_held_out(k, P, at, z);
+    const int slot = (at ? 0 : 1) * P + k;
+    sum[slot] += z, square[slot] += z * z, ++count[slot];
+  }
+  ASSERT_EQ(whole.held_count, count);
+  for (int slot = 0; slot < 2 * P; ++slot) {
+    EXPECT_NEAR(whole.held_sum[slot], sum[slot], 1e-12);
+    EXPECT_NEAR(whole.held_square[slot], square[slot], 1e-12);
+  }
+  CalibrationTally empty;
+  empty.merge(first);
+  empty.merge(second);
+  EXPECT_EQ(empty.held_count, count);
+  for (int slot = 0; slot < 2 * P; ++slot) EXPECT_NEAR(empty.held_sum[slot], sum[slot], 1e-9);
+}
+
 // The replay sees what the run saw: the noise stream of start_run gives every
 // row's observation the constraint verdict the run recorded, and a `random`
 // run, whose only recommendation came after its last row, recommends the
@@ -100,11 +129,19 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
     ASSERT_EQ(t->z_sum.size(), 1u);
     EXPECT_TRUE(std::isfinite(t->z_sum[0]));
     EXPECT_GE(t->z_square[0] * static_cast<double>(t->set_points), t->z_sum[0] * t->z_sum[0] - 1e-6);
+    // Every replayed evaluation is held out once per output (healthcare has
+    // two objectives and one constraint), at the target or below it.
+    ASSERT_EQ(t->held_count.size(), 6u);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(t->held_count[k] + t->held_count[3 + k], static_cast<long>(run.iterations.size())) << k;
+      EXPECT_TRUE(std::isfinite(t->held_square[k]) && std::isfinite(t->held_square[3 + k])) << k;
+    }
   }
   const std::string md = calibration_markdown({{"healthcare", "rescue", c}}, "cmd");
   EXPECT_NE(md.find("| rescue | own | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| rescue | shared | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
+  EXPECT_NE(md.find("Held-out errors"), std::string::npos) << md;
 
   const RunResult plain = run_benchmark(tiny_run("branin-currin", "random"));
   EXPECT_THROW(calibrate_run(plain), Error);
