@@ -31,6 +31,12 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"feasibility.threshold", "0.5", kClosed, 0, 1,
        "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
        "sets of the knowledge gradient"},
+      {"gp.fidelity_discrepancy", "0", kInteger, 0, 2,
+       "every model (strategies, rescue_pareto, rescue_predict): adds a fidelity discrepancy phi(s) delta_m(x) per "
+       "output, a GP with its own variance and input lengthscales; 2 vanishes at the lowest fidelity (phi = s - "
+       "s_low: the target varies beyond what the cheap fidelities show, as in Kennedy and O'Hagan), 1 at the "
+       "target (phi = s_target - s: cheap fidelities are the target plus an error); 0 none (the product kernel "
+       "alone)"},
       {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.feasible_pool", "64", kInteger, 0, kMaxCount,
        "hvkg, rescue: with constraints, an inner pool in which fewer configurations than this are predicted feasible "

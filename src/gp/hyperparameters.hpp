@@ -16,6 +16,8 @@ struct Hyperparameters {
   Eigen::VectorXd mean_scale;       // P: weight of the (standardized) mean hook
   Eigen::VectorXd fidelity_slope;   // P: mean slope in (anchor - s); empty means zero
   double log_hook_weight = 0.0;     // log w, weight of the kernel hook term
+  Eigen::VectorXd log_disc_lengthscale;  // d: input lengthscales of the fidelity discrepancy; empty: none
+  Eigen::VectorXd log_disc_variance;     // P: its variance per output (standardized); empty: none
 
   /// K_obj = L L^T + diag(kappa).
   Eigen::MatrixXd coregionalization() const;
@@ -28,11 +30,13 @@ struct LearnMask {
   bool mean_scale = false;
   bool hook_weight = false;
   bool fidelity_slope = false;
+  bool discrepancy = false;
 };
 
 /// Packs the learned hyperparameters into a flat vector (fixed order:
 /// lengthscales, L column-major, log kappa, log noise, then the optional ones:
-/// mean constants, mean scales, hook weight, fidelity slopes).
+/// mean constants, mean scales, hook weight, fidelity slopes, discrepancy
+/// lengthscales and log variances).
 class ParameterLayout {
  public:
   ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask);
@@ -51,11 +55,13 @@ class ParameterLayout {
   int mean_scale_offset() const { return ms_; }     // -1 when not learned
   int hook_weight_offset() const { return hw_; }    // -1 when not learned
   int fidelity_slope_offset() const { return fs_; } // -1 when not learned
+  int disc_lengthscale_offset() const { return dl_; }  // -1 without a discrepancy (D - 1 entries)
+  int disc_variance_offset() const { return dv_; }     // -1 without a discrepancy (P entries)
 
  private:
   int D_, P_, R_;
   LearnMask mask_;
-  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, size_ = 0;
+  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, dl_ = -1, dv_ = -1, size_ = 0;
 };
 
 }  // namespace rescue::gp

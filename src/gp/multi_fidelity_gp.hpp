@@ -66,6 +66,21 @@ struct GpOptions {
   /// configuration only with long input lengthscales.
   bool learn_fidelity_offset = false;
   double fidelity_anchor = 1.0;
+  /// Adds a fidelity discrepancy to every output: f_m(x, s) = g_m(x, s) +
+  /// phi(s) delta_m(x), phi(s) = |discrepancy_anchor - s| on the unit scale,
+  /// with delta_m independent GPs of variance v_m and their own ARD input
+  /// lengthscales (shared by the outputs), both learned. The term vanishes at
+  /// the anchor. Anchored at the lowest fidelity it is Kennedy and O'Hagan's
+  /// model of an expensive code as the cheap one plus a discrepancy: the target
+  /// varies beyond what the cheap fidelities show, by an amount each output
+  /// learns and only target-side data can pin down. Anchored at the target, a
+  /// cheap fidelity is the target plus an error (BoTorch's
+  /// LinearTruncatedFidelityKernel has such a term). Without it the product
+  /// kernel k_in k_fid makes every output follow its low-fidelity data to the
+  /// target as closely as the others do, with one amplitude at every fidelity.
+  /// Uses the dense factor (the Gram matrix is no longer a Kronecker product).
+  bool fidelity_discrepancy = false;
+  double discrepancy_anchor = 1.0;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -111,6 +126,7 @@ struct PreparedPool {
   Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
   Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
   Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
+  Eigen::MatrixXd k_disc;       // pool x n discrepancy kernel; empty when none or the pool is at the anchor
   const void* owner = nullptr;  // the model (and fit) it was prepared for
   std::uint64_t version = 0;
 };
@@ -232,7 +248,13 @@ class MultiFidelityGp {
     Eigen::MatrixXd kx;     // n* x n
     Eigen::MatrixXd mean;   // n* x P standardized prior mean
     Eigen::MatrixXd sigma;  // n* x P standardized hook sigma (empty if none)
+    Eigen::MatrixXd kd;     // n* x n discrepancy kernel phi(z) k_d phi(x) (empty if none)
+    Eigen::VectorXd phi;    // n* discrepancy weights (empty if none)
   };
+  /// phi(s) = |discrepancy_anchor - s| of each row's fidelity (last column).
+  Eigen::VectorXd disc_weight(const Eigen::MatrixXd& Z) const;
+  /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.
+  Eigen::MatrixXd disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2, const Hyperparameters& h) const;
 
   void install_hooks(MeanHook mean, KernelHook kernel);
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
@@ -244,7 +266,8 @@ class MultiFidelityGp {
   void evaluate_hooks();
   bool kronecker_applies() const;
   Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
-  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;
+  /// Kd: the discrepancy's phi-weighted kernel at the data (empty if none).
+  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx, const Eigen::MatrixXd& Kd) const;
   Eigen::VectorXd residual(const Hyperparameters& h) const;
   double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,
                     Eigen::VectorXd* grad) const;

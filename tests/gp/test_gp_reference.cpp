@@ -25,6 +25,7 @@ struct Case {
   int P;
   int n;
   bool expect_kronecker;
+  bool discrepancy = false;
 };
 
 std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
@@ -48,6 +49,8 @@ class GpReference : public ::testing::TestWithParam<Case> {
     // The fidelity offset is in every case's mean; learned (so in the gradient) in some.
     opt.learn_fidelity_offset = c.mean_hook;
     opt.fidelity_anchor = 0.8;
+    opt.fidelity_discrepancy = c.discrepancy;
+    opt.discrepancy_anchor = 0.8;
     gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
     if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
     if (c.kernel_hook) gp->set_kernel_hook(testing::test_kernel_hook(c.P));
@@ -66,6 +69,7 @@ class GpReference : public ::testing::TestWithParam<Case> {
     if (c.kernel_hook) ref.kernel_hook = testing::test_kernel_hook(c.P);
     ref.P = c.P;
     ref.anchor = 0.8;
+    ref.discrepancy = c.discrepancy;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
   }
   Eigen::MatrixXd X, Y, Z;
@@ -330,7 +334,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"rbf_missing_hooks", InputKernel::Rbf, 0.25, true, true, HookCoupling::Coregionalized, true, 2, 3, 11, false},
         Case{"matern_hooks_additive", InputKernel::Matern52, 0.0, true, true, HookCoupling::Additive, true, 2, 2, 10, false},
         Case{"matern_kronecker_mean_hook", InputKernel::Matern52, 0.0, true, false, HookCoupling::Coregionalized, true, 4, 4, 9, true},
-        Case{"rbf_kronecker_d26", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true}),
+        Case{"rbf_kronecker_d26", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true},
+        Case{"rbf_discrepancy", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 3, 13, false,
+             true},
+        Case{"matern_discrepancy_missing_hooks", InputKernel::Matern52, 0.2, true, true, HookCoupling::Coregionalized,
+             true, 3, 2, 12, false, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
