@@ -28,12 +28,16 @@ struct CalibrationTally {
   /// of their predicted probabilities.
   long set_points = 0, set_feasible = 0;
   double set_probability = 0.0;
+  /// Sum over runs of the set's inferred hypervolume (its truly feasible
+  /// members' noise-free values at the target: the protocol's measure).
+  double set_hv = 0.0;
   /// The recommended set only, per constraint metric: sums of the
   /// standardized error (truth - mean) / sd and of its square.
   std::vector<double> z_sum, z_square;
   /// Leave-one-out errors over the replayed evaluations (rescue_cross_validate),
   /// per output (objectives then constraint metrics) at index group * P +
-  /// output, group 0 the evaluations at the target fidelity, 1 those below it:
+  /// output, group 0 the evaluations at the target fidelity (within a tenth
+  /// of the fidelity range, on the unit scale), 1 the others:
   /// sums of (observed - held-out mean) / held-out sd, of its square, counts.
   std::vector<double> held_sum, held_square;
   std::vector<long> held_count;

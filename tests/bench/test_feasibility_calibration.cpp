@@ -111,6 +111,10 @@ TEST(FeasibilityCalibration, TheReplayRepeatsTheRunsObservations) {
   ASSERT_EQ(rescue_pareto(start->strategy.o, x.data(), y.data(), count, &count), RESCUE_OK);
   EXPECT_EQ(count, run.iterations.back().recommended);
   EXPECT_EQ(inferred_hypervolume(*problem, x), run.iterations.back().inferred_hv);
+  // The calibration's shared model recommends that set again and measures it alike.
+  const RunCalibration c = calibrate_run(run, 1);
+  EXPECT_EQ(c.shared.set_points, count);
+  EXPECT_EQ(c.shared.set_hv, run.iterations.back().inferred_hv);
 }
 
 // Both models are scored on their set and on 2 x `moves` moves of each member;
