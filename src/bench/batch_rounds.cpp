@@ -43,17 +43,15 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
 
   try {
     ProblemHandle ph;
-    check(rescue_problem_builtin(cfg.problem.c_str(), &ph.p), "rescue_problem_builtin", rescue_last_error());
-    check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(seed)), "rescue_problem_set_seed",
-          rescue_problem_errmsg(ph.p));
-    check(rescue_problem_set_strategy(ph.p, cfg.strategy.c_str()), "rescue_problem_set_strategy",
-          rescue_problem_errmsg(ph.p));
+    check(rescue_problem_builtin(cfg.problem.c_str(), &ph.p), "rescue_problem_builtin", kLastError);
+    check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", ph.p);
+    check(rescue_problem_set_strategy(ph.p, cfg.strategy.c_str()), "rescue_problem_set_strategy", ph.p);
     check(rescue_problem_set_budget(ph.p, (cfg.initial_budget + budget_rounds + 1.0) * unit),
-          "rescue_problem_set_budget", rescue_problem_errmsg(ph.p));
+          "rescue_problem_set_budget", ph.p);
     check(rescue_problem_set_initial_budget(ph.p, cfg.initial_budget * unit), "rescue_problem_set_initial_budget",
-          rescue_problem_errmsg(ph.p));
+          ph.p);
     OptimizerHandle oh;
-    check(rescue_create(ph.p, &oh.o), "rescue_create", rescue_last_error());
+    check(rescue_create(ph.p, &oh.o), "rescue_create", kLastError);
     rescue_optimizer* opt = oh.o;
 
     if (cfg.observational_rows > 0) {
@@ -63,20 +61,19 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
         const std::vector<double> row = problem->sample_observational(observational_rng);
         rows.insert(rows.end(), row.begin(), row.end());
       }
-      check(rescue_add_observational(opt, rows.data(), cfg.observational_rows, width), "rescue_add_observational",
-            rescue_errmsg(opt));
+      check(rescue_add_observational(opt, rows.data(), cfg.observational_rows, width), "rescue_add_observational", opt);
     }
 
     auto observe = [&](const double* x, double s, int ticket) {
       const problems::Evaluation e = problem->evaluate_noisy(x, s, noise_rng);
       check(rescue_observe(opt, ticket, e.y.data(), m, nq ? e.g.data() : nullptr, nq, k ? e.z.data() : nullptr, k),
-            "rescue_observe", rescue_errmsg(opt));
+            "rescue_observe", opt);
     };
     auto record = [&] {
       int count = 0;
-      check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(opt));
+      check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", opt);
       std::vector<double> px(static_cast<std::size_t>(count) * d), py(static_cast<std::size_t>(count) * m);
-      if (count > 0) check(rescue_pareto(opt, px.data(), py.data(), count, &count), "rescue_pareto", rescue_errmsg(opt));
+      if (count > 0) check(rescue_pareto(opt, px.data(), py.data(), count, &count), "rescue_pareto", opt);
       run.log10_regret.push_back(log10_regret(hv_max, inferred_hypervolume(*problem, px)));
       double spent = 0.0;
       rescue_budget(opt, &spent, nullptr, nullptr);
@@ -91,7 +88,7 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
       double spent = 0.0;
       rescue_budget(opt, &spent, nullptr, nullptr);
       if (spent >= cfg.initial_budget * unit) break;
-      check(rescue_suggest(opt, x.data(), d, s.data(), tickets.data()), "rescue_suggest", rescue_errmsg(opt));
+      check(rescue_suggest(opt, x.data(), d, s.data(), tickets.data()), "rescue_suggest", opt);
       observe(x.data(), s[0], tickets[0]);
       ++run.initial_points;
     }
@@ -100,8 +97,7 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
 
     for (int r = 1; r <= cfg.rounds; ++r) {
       int count = 0;
-      check(rescue_suggest_batch(opt, q, x.data(), d, s.data(), tickets.data(), &count), "rescue_suggest_batch",
-            rescue_errmsg(opt));
+      check(rescue_suggest_batch(opt, q, x.data(), d, s.data(), tickets.data(), &count), "rescue_suggest_batch", opt);
       // Every worker's result arrives before the next round is asked for.
       for (int i = 0; i < count; ++i) observe(x.data() + static_cast<std::size_t>(i) * d, s[i], tickets[i]);
       record();

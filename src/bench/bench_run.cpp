@@ -62,27 +62,22 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
   start->noise = master.split();
 
   ProblemHandle& ph = start->problem;
-  check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", rescue_last_error());
-  check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
-        rescue_problem_errmsg(ph.p));
+  check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", kLastError);
+  check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed", ph.p);
   // A variant runs its library strategy with its own parameters.
   const StrategyVariant variant =
       rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, DagChoice::Learned} : parse_definition(rs.strategy, rs.variant);
-  check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy",
-        rescue_problem_errmsg(ph.p));
+  check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy", ph.p);
   // The measuring recommender is the same for every strategy; a larger set
   // lowers the floor that a finite set puts under the regret of a continuous front.
   if (rs.recommend_points > 0)
     for (const char* key : {"recommend.population", "recommend.points"})
-      check(rescue_problem_set_param(ph.p, key, rs.recommend_points), "rescue_problem_set_param",
-            rescue_problem_errmsg(ph.p));
+      check(rescue_problem_set_param(ph.p, key, rs.recommend_points), "rescue_problem_set_param", ph.p);
   for (const auto& [key, value] : variant.params)
-    check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", rescue_problem_errmsg(ph.p));
-  check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
-        rescue_problem_errmsg(ph.p));
-  check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget",
-        rescue_problem_errmsg(ph.p));
-  check(rescue_create(ph.p, &start->strategy.o), "rescue_create", rescue_last_error());
+    check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", ph.p);
+  check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", ph.p);
+  check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget", ph.p);
+  check(rescue_create(ph.p, &start->strategy.o), "rescue_create", kLastError);
   rescue_optimizer* opt = start->strategy.o;
 
   // The library's cost unit must be the one the budget was stated in.
@@ -90,7 +85,7 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
     std::vector<double> x0(d);
     for (int j = 0; j < d; ++j) x0[j] = spec.options()[j].lower;
     double c = 0.0;
-    check(rescue_cost(opt, x0.data(), d, spec.fidelity().target, &c), "rescue_cost", rescue_errmsg(opt));
+    check(rescue_cost(opt, x0.data(), d, spec.fidelity().target, &c), "rescue_cost", opt);
     if (std::fabs(c - unit) > 1e-9 * unit)
       fail(Status::Internal, "target cost differs between the problem (" + std::to_string(unit) + ") and the library (" +
                                  std::to_string(c) + ")");
@@ -105,22 +100,20 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
       start->observational_cost += spec.cost(row.data(), row[d]) / unit;
       rows.insert(rows.end(), row.begin(), row.end());
     }
-    check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational",
-          rescue_errmsg(opt));
+    check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational", opt);
   }
   if (variant.dag == DagChoice::True)
-    check(rescue_set_dag(opt, true_dag_json(problem).c_str()), "rescue_set_dag", rescue_errmsg(opt));
+    check(rescue_set_dag(opt, true_dag_json(problem).c_str()), "rescue_set_dag", opt);
   if (variant.dag == DagChoice::Shuffled) {
     // The ablation's wrong causal model: what the observational data teach,
     // with every node's parents redrawn (bench/variant.hpp).
     if (rs.observational_rows <= 0) fail(Status::InvalidArgument, "dag=shuffled needs observational data");
     std::size_t len = 0;
-    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), "rescue_causal_graph", rescue_errmsg(opt));
+    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), "rescue_causal_graph", opt);
     std::string graph(len + 1, '\0');
-    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, &graph[0], graph.size(), &len), "rescue_causal_graph",
-          rescue_errmsg(opt));
+    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, &graph[0], graph.size(), &len), "rescue_causal_graph", opt);
     graph.resize(len);
-    check(rescue_set_dag(opt, shuffled_dag_json(graph, rs.seed).c_str()), "rescue_set_dag", rescue_errmsg(opt));
+    check(rescue_set_dag(opt, shuffled_dag_json(graph, rs.seed).c_str()), "rescue_set_dag", opt);
   }
 
   // The protocol's recommender: the same plain multi-fidelity GP for every
@@ -129,17 +122,14 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
   // own model is something else.
   if (rs.shared_recommender) {
     ProblemHandle& sp = start->shadow_problem;
-    check(rescue_problem_builtin(rs.problem.c_str(), &sp.p), "rescue_problem_builtin", rescue_last_error());
-    check(rescue_problem_set_seed(sp.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed",
-          rescue_problem_errmsg(sp.p));
-    check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", rescue_problem_errmsg(sp.p));
-    check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget",
-          rescue_problem_errmsg(sp.p));
+    check(rescue_problem_builtin(rs.problem.c_str(), &sp.p), "rescue_problem_builtin", kLastError);
+    check(rescue_problem_set_seed(sp.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed", sp.p);
+    check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", sp.p);
+    check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", sp.p);
     if (rs.recommend_points > 0)
       for (const char* key : {"recommend.population", "recommend.points"})
-        check(rescue_problem_set_param(sp.p, key, rs.recommend_points), "rescue_problem_set_param",
-              rescue_problem_errmsg(sp.p));
-    check(rescue_create(sp.p, &start->shadow.o), "rescue_create", rescue_last_error());
+        check(rescue_problem_set_param(sp.p, key, rs.recommend_points), "rescue_problem_set_param", sp.p);
+    check(rescue_create(sp.p, &start->shadow.o), "rescue_create", kLastError);
   }
   return start;
 }
@@ -165,10 +155,10 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   auto recommendation_hv = [&](rescue_optimizer* o, int* count_out) {
     std::vector<double> px, py;
     int count = 0;
-    check(rescue_pareto(o, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(o));
+    check(rescue_pareto(o, nullptr, nullptr, 0, &count), "rescue_pareto", o);
     px.assign(static_cast<std::size_t>(count) * d, 0.0);
     py.assign(static_cast<std::size_t>(count) * m, 0.0);
-    if (count > 0) check(rescue_pareto(o, px.data(), py.data(), count, &count), "rescue_pareto", rescue_errmsg(o));
+    if (count > 0) check(rescue_pareto(o, px.data(), py.data(), count, &count), "rescue_pareto", o);
     if (count_out) *count_out = count;
     return inferred_hypervolume(*problem, px);
   };
@@ -194,14 +184,14 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
         run.stop_reason = "budget spent";
         break;
       }
-      check(st, "rescue_suggest", rescue_errmsg(opt));
+      check(st, "rescue_suggest", opt);
       const problems::Evaluation e = problem->evaluate_noisy(x.data(), s, noise_rng);
       check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
-            "rescue_observe", rescue_errmsg(opt));
+            "rescue_observe", opt);
       if (shadow.o)
         check(rescue_observe_at(shadow.o, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
                                 k ? e.z.data() : nullptr, k),
-              "rescue_observe_at", rescue_errmsg(shadow.o));
+              "rescue_observe_at", shadow.o);
 
       IterationRecord r;
       r.iteration = it;

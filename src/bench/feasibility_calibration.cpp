@@ -81,10 +81,10 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
   t.z_sum.assign(static_cast<std::size_t>(q), 0.0);
   t.z_square.assign(static_cast<std::size_t>(q), 0.0);
   int count = 0;
-  check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", rescue_errmsg(opt));
+  check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", opt);
   if (count == 0) return t;
   std::vector<double> points(static_cast<std::size_t>(count) * d), y(static_cast<std::size_t>(count) * m);
-  check(rescue_pareto(opt, points.data(), y.data(), count, &count), "rescue_pareto", rescue_errmsg(opt));
+  check(rescue_pareto(opt, points.data(), y.data(), count, &count), "rescue_pareto", opt);
   t.set_hv = inferred_hypervolume(problem, points);
   // Moves in the unit cube, clipped to it; integer options are rounded on the way back.
   std::vector<double> u(d), v(d), x(d);
@@ -101,7 +101,7 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
   std::vector<double> s(static_cast<std::size_t>(n), target), mean(static_cast<std::size_t>(n) * p),
       sdev(static_cast<std::size_t>(n) * p), probability(static_cast<std::size_t>(n));
   check(rescue_predict(opt, points.data(), n, d, s.data(), mean.data(), sdev.data(), p, probability.data()),
-        "rescue_predict", rescue_errmsg(opt));
+        "rescue_predict", opt);
   for (int i = 0; i < n; ++i) {
     const problems::Evaluation e = problem.evaluate(points.data() + static_cast<std::size_t>(i) * d, target);
     const bool truly = feasible(spec, e.g);
@@ -126,16 +126,15 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
 void score_held_out(rescue_optimizer* opt, const ProblemSpec& spec, CalibrationTally& t) {
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), p = m + q;
   int count = 0;
-  check(rescue_cross_validate(opt, nullptr, nullptr, p, 0, &count), "rescue_cross_validate", rescue_errmsg(opt));
+  check(rescue_cross_validate(opt, nullptr, nullptr, p, 0, &count), "rescue_cross_validate", opt);
   std::vector<double> mean(static_cast<std::size_t>(count) * p), sdev(mean.size());
-  check(rescue_cross_validate(opt, mean.data(), sdev.data(), p, count, &count), "rescue_cross_validate",
-        rescue_errmsg(opt));
+  check(rescue_cross_validate(opt, mean.data(), sdev.data(), p, count, &count), "rescue_cross_validate", opt);
   std::vector<double> x(d), y(static_cast<std::size_t>(p));
   for (int i = 0; i < count; ++i) {
     double s = 0.0;
     int failed = 0;
     check(rescue_get_observation(opt, i, x.data(), d, &s, y.data(), m, y.data() + m, q, &failed),
-          "rescue_get_observation", rescue_errmsg(opt));
+          "rescue_get_observation", opt);
     if (failed) continue;
     // A continuous fidelity is seldom exactly at the target: a tenth of the range counts.
     const FidelitySpec& f = spec.fidelity();
@@ -165,7 +164,7 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
     const problems::Evaluation e = problem->evaluate_noisy(it.x.data(), it.fidelity, start->noise);
     for (rescue_optimizer* o : {start->strategy.o, start->shadow.o})
       check(rescue_observe_at(o, it.x.data(), d, it.fidelity, e.y.data(), m, e.g.data(), q, k ? e.z.data() : nullptr, k),
-            "rescue_observe_at", rescue_errmsg(o));
+            "rescue_observe_at", o);
   }
   // The strategy takes its causal knowledge and observational data into its
   // model when it next suggests (rescue_predict's contract): suggest once and
@@ -175,8 +174,8 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
     double s = 0.0;
     int ticket = 0;
     const rescue_status st = rescue_suggest(start->strategy.o, x.data(), d, &s, &ticket);
-    check(st, "rescue_suggest", rescue_errmsg(start->strategy.o));
-    check(rescue_cancel(start->strategy.o, ticket), "rescue_cancel", rescue_errmsg(start->strategy.o));
+    check(st, "rescue_suggest", start->strategy.o);
+    check(rescue_cancel(start->strategy.o, ticket), "rescue_cancel", start->strategy.o);
   }
   Rng rng(run.spec.seed * 0x9E3779B97F4A7C15ULL + 17);
   RunCalibration out;

@@ -35,7 +35,7 @@ struct Timed {
 Timed timed_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* ticket) {
   const double c0 = thread_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
-  check(rescue_suggest(opt, x, d, s, ticket), "rescue_suggest", rescue_errmsg(opt));
+  check(rescue_suggest(opt, x, d, s, ticket), "rescue_suggest", opt);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), thread_cpu_seconds() - c0};
 }
 
@@ -56,16 +56,15 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
   Rng master(seed);
   Rng obs_rng = master.split(), rng = master.split();
   rescue_problem* p = nullptr;
-  check(rescue_problem_builtin(name.c_str(), &p), "rescue_problem_builtin", rescue_last_error());
+  check(rescue_problem_builtin(name.c_str(), &p), "rescue_problem_builtin", kLastError);
   rescue_optimizer* opt = nullptr;
   try {
-    check(rescue_problem_set_seed(p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", rescue_problem_errmsg(p));
-    check(rescue_problem_set_strategy(p, strategy.strategy.c_str()), "rescue_problem_set_strategy",
-          rescue_problem_errmsg(p));
+    check(rescue_problem_set_seed(p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", p);
+    check(rescue_problem_set_strategy(p, strategy.strategy.c_str()), "rescue_problem_set_strategy", p);
     for (const auto& [key, value] : strategy.params)
-      check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", rescue_problem_errmsg(p));
-    check(rescue_problem_set_initial_budget(p, 0.0), "rescue_problem_set_initial_budget", rescue_problem_errmsg(p));
-    check(rescue_create(p, &opt), "rescue_create", rescue_last_error());
+      check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", p);
+    check(rescue_problem_set_initial_budget(p, 0.0), "rescue_problem_set_initial_budget", p);
+    check(rescue_create(p, &opt), "rescue_create", kLastError);
     rescue_problem_free(p);
     p = nullptr;
     if (rows > 0) {
@@ -74,8 +73,7 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
         const auto row = problem->sample_observational(obs_rng);
         data.insert(data.end(), row.begin(), row.end());
       }
-      check(rescue_add_observational(opt, data.data(), rows, d + 1 + k + m + q), "rescue_add_observational",
-            rescue_errmsg(opt));
+      check(rescue_add_observational(opt, data.data(), rows, d + 1 + k + m + q), "rescue_add_observational", opt);
     }
     for (int i = 0; i + 1 < n; ++i) {
       const std::vector<double> x = sample_configuration(spec, rng);
@@ -84,7 +82,7 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
       const auto e = problem->evaluate_noisy(x.data(), s, rng);
       check(rescue_observe_at(opt, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
                               k ? e.z.data() : nullptr, k),
-            "rescue_observe_at", rescue_errmsg(opt));
+            "rescue_observe_at", opt);
     }
     std::vector<double> x(d);
     double s = 0.0;
@@ -92,7 +90,7 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
     const Timed cold = timed_suggest(opt, x.data(), d, &s, &ticket);
     const auto e = problem->evaluate_noisy(x.data(), s, rng);
     check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
-          "rescue_observe", rescue_errmsg(opt));
+          "rescue_observe", opt);
     Timed warm;
     for (int w = 0; w < kWarm; ++w) {
       const Timed t = timed_suggest(opt, x.data(), d, &s, &ticket);
@@ -101,7 +99,7 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
       if (w + 1 == kWarm) break;
       const auto ew = problem->evaluate_noisy(x.data(), s, rng);
       check(rescue_observe(opt, ticket, ew.y.data(), m, q ? ew.g.data() : nullptr, q, k ? ew.z.data() : nullptr, k),
-            "rescue_observe", rescue_errmsg(opt));
+            "rescue_observe", opt);
     }
     rescue_cancel(opt, ticket);
     rescue_destroy(opt);
