@@ -505,9 +505,13 @@ class Optimizer {
     const int p = numObjectives() + numConstraints();
     CrossValidation out;
     check(rescue_cross_validate(h(), nullptr, nullptr, p, 0, &out.count));
+    // One spare row: with no observation the buffers are still real, so the
+    // call is not read as a size query and reports that there is no model.
+    out.mean.resize(static_cast<size_t>(out.count + 1) * static_cast<size_t>(p));
+    out.sd.resize(out.mean.size());
+    check(rescue_cross_validate(h(), out.mean.data(), out.sd.data(), p, out.count + 1, &out.count));
     out.mean.resize(static_cast<size_t>(out.count) * static_cast<size_t>(p));
     out.sd.resize(out.mean.size());
-    check(rescue_cross_validate(h(), out.mean.data(), out.sd.data(), p, out.count, &out.count));
     return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and

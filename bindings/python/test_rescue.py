@@ -238,6 +238,9 @@ def test_model_predictions(problem):
         with pytest.raises(rescue.RescueError) as err:
             opt.predict([0.5, 0.5], 1.0)
         assert err.value.status == rescue.RESCUE_ERR_INVALID_STATE
+        with pytest.raises(rescue.RescueError) as err:
+            opt.cross_validate()
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_STATE
         run(opt, problem, max_obs=12)
         obs = opt.observations()
         x = [list(o.x) for o in obs]

@@ -25,7 +25,7 @@ PreparedPool MultiFidelityGp::prepare_pool(const Eigen::MatrixXd& pool) const {
   out.hook_sigma = tp.sigma;
   // The discrepancy vanishes at its anchor: a pool there (the knowledge
   // gradient's, at the target, when anchored there) needs none of its terms.
-  if (tp.kd.size() > 0 && tp.phi.cwiseAbs().maxCoeff() > 0.0) out.k_disc = tp.kd;
+  if (tp.kd.size() > 0 && tp.phi.size() > 0 && tp.phi.cwiseAbs().maxCoeff() > 0.0) out.k_disc = tp.kd;
   out.owner = this;
   out.version = version_;
   return out;

@@ -127,8 +127,9 @@ double MultiFidelityGp::loo_log_predictive(const Eigen::VectorXd& theta) const {
   Eigen::VectorXd alpha;
   likelihood(h, &F, &alpha, nullptr);
   // log p(r_I | rest) = -alpha_I^T C alpha_I / 2 + log|Q_II| / 2 - |I| log(2 pi) / 2.
-  double total = 0.0;  // minus the sum of log s_m over observed entries: back to original units
-  for (std::size_t k = 0; k < obs_m_.size(); ++k) total -= std::log(scale_[obs_m_[k]]);
+  double log_scale = 0.0;  // sum of log s_m over observed entries: back to original units
+  for (std::size_t k = 0; k < obs_m_.size(); ++k) log_scale += std::log(scale_[obs_m_[k]]);
+  double total = -log_scale;
   for (const HeldOut& B : held_out_blocks(F, alpha)) {
     if (B.entries.empty()) continue;
     if (!B.ok) return -std::numeric_limits<double>::infinity();

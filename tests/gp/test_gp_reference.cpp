@@ -272,6 +272,13 @@ TEST_P(GpReference, SigmaPointFantasiesGiveTheVarianceAfterTheObservation) {
   }
 }
 
+// A pool of no points is a valid (empty) pool.
+TEST_P(GpReference, AnEmptyPoolIsPrepared) {
+  const PreparedPool prepared = gp->prepare_pool(Eigen::MatrixXd(0, GetParam().d + 1));
+  EXPECT_EQ(prepared.points.rows(), 0);
+  EXPECT_EQ(prepared.mean.rows(), 0);
+}
+
 // Base samples come in antithetic pairs, so the fantasy means average to the
 // current posterior mean exactly (a fantasy mean is linear in its sample): the
 // knowledge-gradient estimate carries no first-order Monte Carlo noise.

@@ -316,12 +316,12 @@ rescue_predict <- function(opt, x, fidelity) {
 #' observed value (noise included) from all the other observations, hyperparameters held.
 #' (observed - mean) / sd has a root mean square near 1 for a well-calibrated model.
 rescue_cross_validate <- function(opt) {
-  c <- .rescue(Optimizer_crossValidate(.handle(opt)))
+  cv <- .rescue(Optimizer_crossValidate(.handle(opt)))
   info <- rescue_info(opt)
   cols <- c(info$objectives, info$constraints)
-  n <- CrossValidation_count_get(c)
-  list(mean = matrix(CrossValidation_mean_get(c), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)),
-       sd = matrix(CrossValidation_sd_get(c), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)))
+  n <- CrossValidation_count_get(cv)
+  list(mean = matrix(CrossValidation_mean_get(cv), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)),
+       sd = matrix(CrossValidation_sd_get(cv), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)))
 }
 
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,

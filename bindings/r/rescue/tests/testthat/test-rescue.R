@@ -169,6 +169,7 @@ test_that("utilities", {
 test_that("the model predicts what it was told", {
   opt <- rescue_optimizer(problem)
   expect_error(rescue_predict(opt, c(0.5, 0.5), 1), class = "rescue_error")
+  expect_error(rescue_cross_validate(opt), class = "rescue_error")
   run(opt, problem, 12)
   obs <- rescue_observations(opt)
   pred <- rescue_predict(opt, obs[, c("x1", "x2")], obs$fidelity)
