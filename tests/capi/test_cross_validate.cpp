@@ -21,17 +21,7 @@ namespace {
 
 constexpr int kD = 3, kM = 2, kQ = 1, kP = kM + kQ;
 
-rescue_problem* quick_problem(const char* strategy, unsigned seed) {
-  rescue_problem* p = rescue_test::small_problem(strategy, seed);
-  rescue_problem_set_param(p, "kg.pool", 16);
-  rescue_problem_set_param(p, "kg.fantasies", 2);
-  rescue_problem_set_param(p, "acq.starts", 8);
-  rescue_problem_set_param(p, "acq.refine", 1);
-  rescue_problem_set_param(p, "acq.refine_evals", 8);
-  rescue_problem_set_budget(p, 1e6);
-  rescue_problem_set_initial_budget(p, 0.05);
-  return p;
-}
+using rescue_test::fast_problem;
 
 // Ask/tell steps with the stand-in simulator plus N(0, noise^2) on every output.
 void run(rescue_optimizer* opt, int n, std::mt19937_64& gen, double noise) {
@@ -62,16 +52,22 @@ Rows cross_validate(rescue_optimizer* opt) {
   return r;
 }
 
-// The observed outputs of observation i, objectives then constraint metrics.
-std::vector<double> observed(const rescue_optimizer* opt, int i, double* s, std::vector<double>* x, int* failed) {
-  std::vector<double> out(kP);
-  x->assign(kD, 0.0);
-  EXPECT_EQ(rescue_get_observation(opt, i, x->data(), kD, s, out.data(), kM, out.data() + kM, kQ, failed), RESCUE_OK);
-  return out;
+// Observation i: configuration, fidelity, outputs (objectives then constraint metrics).
+struct Observed {
+  std::vector<double> x = std::vector<double>(kD), y = std::vector<double>(kP);
+  double s = 0.0;
+  int failed = 0;
+};
+
+Observed observed(const rescue_optimizer* opt, int i) {
+  Observed o;
+  EXPECT_EQ(rescue_get_observation(opt, i, o.x.data(), kD, &o.s, o.y.data(), kM, o.y.data() + kM, kQ, &o.failed),
+            RESCUE_OK);
+  return o;
 }
 
 TEST(CrossValidate, RowsFollowTheObservationsAndFailuresAreNaN) {
-  rescue_problem* p = quick_problem("random", 4);
+  rescue_problem* p = fast_problem("random", 4);
   rescue_optimizer* opt = nullptr;
   ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
   std::mt19937_64 gen(11);
@@ -85,13 +81,11 @@ TEST(CrossValidate, RowsFollowTheObservationsAndFailuresAreNaN) {
   ASSERT_EQ(r.count, rescue_num_observations(opt));
   ASSERT_EQ(r.count, 25);
   for (int i = 0; i < r.count; ++i) {
-    double si = 0;
-    int failed = 0;
-    std::vector<double> xi;
-    const std::vector<double> y = observed(opt, i, &si, &xi, &failed);
+    const Observed o = observed(opt, i);
+    const std::vector<double>& y = o.y;
     for (int k = 0; k < kP; ++k) {
       const double m = r.mean[static_cast<size_t>(i) * kP + k], v = r.sd[static_cast<size_t>(i) * kP + k];
-      if (failed) {
+      if (o.failed) {
         EXPECT_TRUE(std::isnan(m) && std::isnan(v)) << "row " << i;
       } else {
         ASSERT_TRUE(std::isfinite(m) && std::isfinite(v)) << "row " << i << " output " << k;
@@ -113,7 +107,7 @@ TEST(CrossValidate, RowsFollowTheObservationsAndFailuresAreNaN) {
 TEST(CrossValidate, HeldOutSpreadIsAtLeastThePosteriorSpread) {
   for (const char* strategy : {"random", "rescue"}) {
     SCOPED_TRACE(strategy);
-    rescue_problem* p = quick_problem(strategy, 6);
+    rescue_problem* p = fast_problem(strategy, 6);
     rescue_optimizer* opt = nullptr;
     ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
     std::mt19937_64 gen(3);
@@ -122,13 +116,10 @@ TEST(CrossValidate, HeldOutSpreadIsAtLeastThePosteriorSpread) {
     int compared = 0;
     double ratio_sum = 0.0;
     for (int i = 0; i < r.count; ++i) {
-      double s = 0;
-      int failed = 0;
-      std::vector<double> x;
-      observed(opt, i, &s, &x, &failed);
-      if (failed) continue;
+      const Observed o = observed(opt, i);
+      if (o.failed) continue;
       double mean[kP], sd[kP];
-      ASSERT_EQ(rescue_predict(opt, x.data(), 1, kD, &s, mean, sd, kP, nullptr), RESCUE_OK) << rescue_errmsg(opt);
+      ASSERT_EQ(rescue_predict(opt, o.x.data(), 1, kD, &o.s, mean, sd, kP, nullptr), RESCUE_OK) << rescue_errmsg(opt);
       for (int k = 0; k < kP; ++k) {
         const double held = r.sd[static_cast<size_t>(i) * kP + k];
         EXPECT_GE(held, sd[k] * (1.0 - 1e-9)) << "row " << i << " output " << k;
@@ -147,7 +138,7 @@ TEST(CrossValidate, HeldOutSpreadIsAtLeastThePosteriorSpread) {
 // held-out errors are centred with a root mean square near 1, and the
 // held-out means track the observations.
 TEST(CrossValidate, ErrorsOfANoisySmoothProblemAreCalibrated) {
-  rescue_problem* p = quick_problem("random", 8);
+  rescue_problem* p = fast_problem("random", 8);
   rescue_optimizer* opt = nullptr;
   ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
   std::mt19937_64 gen(5);
@@ -156,10 +147,7 @@ TEST(CrossValidate, ErrorsOfANoisySmoothProblemAreCalibrated) {
   for (int k = 0; k < kP; ++k) {
     double z2 = 0.0, zsum = 0.0, sy = 0.0, sm = 0.0, syy = 0.0, smm = 0.0, sym = 0.0;
     for (int i = 0; i < r.count; ++i) {
-      double s = 0;
-      int failed = 0;
-      std::vector<double> x;
-      const double y = observed(opt, i, &s, &x, &failed)[static_cast<size_t>(k)];
+      const double y = observed(opt, i).y[static_cast<size_t>(k)];
       const double m = r.mean[static_cast<size_t>(i) * kP + k], v = r.sd[static_cast<size_t>(i) * kP + k];
       const double z = (y - m) / v;
       z2 += z * z;
@@ -179,7 +167,7 @@ TEST(CrossValidate, ErrorsOfANoisySmoothProblemAreCalibrated) {
 }
 
 TEST(CrossValidate, BadCallsAreRejectedAndChangeNothing) {
-  rescue_problem* p = quick_problem("random", 2);
+  rescue_problem* p = fast_problem("random", 2);
   rescue_optimizer* opt = nullptr;
   ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
   std::mt19937_64 gen(1);
@@ -212,19 +200,18 @@ TEST(CrossValidate, BadCallsAreRejectedAndChangeNothing) {
 
 // Cross-validating between suggestions changes nothing the optimizer does.
 TEST(CrossValidate, LeavesTheSuggestionsUnchanged) {
-  rescue_problem* p = quick_problem("rescue", 9);
-  rescue_optimizer *a = nullptr, *b = nullptr;
-  ASSERT_EQ(rescue_create(p, &a), RESCUE_OK);
-  ASSERT_EQ(rescue_create(p, &b), RESCUE_OK);
-  std::mt19937_64 ga(2), gb(2);
-  for (int i = 0; i < 12; ++i) {
-    run(a, 1, ga, 0.01);
-    run(b, 1, gb, 0.01);
-    if (i >= 1) cross_validate(b);
-  }
-  EXPECT_EQ(rescue_test::state(a), rescue_test::state(b));
-  rescue_destroy(a);
-  rescue_destroy(b);
+  rescue_problem* p = fast_problem("rescue", 9);
+  const auto states = rescue_test::twin_states(
+      p, 12,
+      [](rescue_optimizer* o, int i) {
+        std::mt19937_64 gen(100 + i);  // the same noise for both
+        run(o, 1, gen, 0.01);
+      },
+      [](rescue_optimizer* o, int i) {
+        if (i >= 1) cross_validate(o);
+      });
+  ASSERT_FALSE(states.first.empty());
+  EXPECT_EQ(states.first, states.second);
   rescue_problem_free(p);
 }
 

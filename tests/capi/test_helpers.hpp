@@ -1,6 +1,7 @@
 // Small helpers shared by the C ABI tests.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rescue.h"
@@ -40,6 +41,47 @@ inline std::string state(const rescue_optimizer* opt) {
   rescue_save(opt, &text[0], text.size(), &len);
   text.resize(len);
   return text;
+}
+
+/// small_problem with small acquisition settings, which keep the model
+/// strategies fast (the logic is the same), past the initial design after a
+/// few points.
+inline rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
+  rescue_problem* p = small_problem(strategy, seed);
+  rescue_problem_set_param(p, "kg.pool", 16);
+  rescue_problem_set_param(p, "kg.fantasies", 2);
+  rescue_problem_set_param(p, "acq.starts", 8);
+  rescue_problem_set_param(p, "acq.refine", 1);
+  rescue_problem_set_param(p, "acq.refine_evals", 8);
+  rescue_problem_set_param(p, "acq.mc_samples", 16);
+  rescue_problem_set_param(p, "recommend.population", 12);
+  rescue_problem_set_param(p, "recommend.generations", 4);
+  rescue_problem_set_budget(p, 1e6);
+  rescue_problem_set_initial_budget(p, 0.05);
+  return p;
+}
+
+/// Two optimizers of `problem` take the same steps (step(opt, i)); after each
+/// of the second's, between(second, i). Returns their saved states at the
+/// end, equal when `between` changed nothing the optimizer does (empty if
+/// one could not be created).
+template <class Step, class Between>
+std::pair<std::string, std::string> twin_states(const rescue_problem* problem, int steps, Step step,
+                                                Between between) {
+  rescue_optimizer *a = nullptr, *b = nullptr;
+  if (rescue_create(problem, &a) != RESCUE_OK || rescue_create(problem, &b) != RESCUE_OK) {
+    rescue_destroy(a);
+    return {};
+  }
+  for (int i = 0; i < steps; ++i) {
+    step(a, i);
+    step(b, i);
+    between(b, i);
+  }
+  std::pair<std::string, std::string> out{state(a), state(b)};
+  rescue_destroy(a);
+  rescue_destroy(b);
+  return out;
 }
 
 }  // namespace rescue_test

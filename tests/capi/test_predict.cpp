@@ -18,21 +18,7 @@ namespace {
 
 constexpr int kD = 3, kM = 2, kQ = 1, kP = kM + kQ;
 
-// Small acquisition settings keep the model strategies fast; the logic is the same.
-rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
-  rescue_problem* p = rescue_test::small_problem(strategy, seed);
-  rescue_problem_set_param(p, "kg.pool", 16);
-  rescue_problem_set_param(p, "kg.fantasies", 2);
-  rescue_problem_set_param(p, "acq.starts", 8);
-  rescue_problem_set_param(p, "acq.refine", 1);
-  rescue_problem_set_param(p, "acq.refine_evals", 8);
-  rescue_problem_set_param(p, "acq.mc_samples", 16);
-  rescue_problem_set_param(p, "recommend.population", 12);
-  rescue_problem_set_param(p, "recommend.generations", 4);
-  rescue_problem_set_budget(p, 1e6);
-  rescue_problem_set_initial_budget(p, 0.05);  // the model strategies take over after a few points
-  return p;
-}
+using rescue_test::fast_problem;
 
 // Runs n ask/tell steps with the stand-in simulator.
 void run(rescue_optimizer* opt, int n) {
@@ -222,19 +208,15 @@ TEST(Predict, TheRecommendationHoldsTheRequiredFeasibility) {
 // Predicting between suggestions changes nothing the optimizer does.
 TEST(Predict, LeavesTheSuggestionsUnchanged) {
   rescue_problem* p = fast_problem("rescue", 9);
-  rescue_optimizer *a = nullptr, *b = nullptr;
-  ASSERT_EQ(rescue_create(p, &a), RESCUE_OK);
-  ASSERT_EQ(rescue_create(p, &b), RESCUE_OK);
   const double px[2 * kD] = {0.2, 3, 0.001, 0.7, 6, 0.05}, ps[2] = {1.0, 0.3};
   double mean[2 * kP];
-  for (int i = 0; i < 12; ++i) {
-    run(a, 1);
-    run(b, 1);
-    if (i >= 1) ASSERT_EQ(rescue_predict(b, px, 2, kD, ps, mean, nullptr, kP, nullptr), RESCUE_OK);
-  }
-  EXPECT_EQ(rescue_test::state(a), rescue_test::state(b));
-  rescue_destroy(a);
-  rescue_destroy(b);
+  const auto states = rescue_test::twin_states(
+      p, 12, [](rescue_optimizer* o, int) { run(o, 1); },
+      [&](rescue_optimizer* o, int i) {
+        if (i >= 1) ASSERT_EQ(rescue_predict(o, px, 2, kD, ps, mean, nullptr, kP, nullptr), RESCUE_OK);
+      });
+  ASSERT_FALSE(states.first.empty());
+  EXPECT_EQ(states.first, states.second);
   rescue_problem_free(p);
 }
 
