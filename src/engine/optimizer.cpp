@@ -342,7 +342,8 @@ void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
   for (const auto& o : observations_) ok += o.failed ? 0 : 1;
   if (static_cast<std::size_t>(m.rows()) != ok)
     fail(Status::InvalidState, "the model's data do not match the observations; suggest or predict to refresh it");
-  if (((m.array() - m.array()).isNaN() && !m.array().isNaN()).any() || ((v.array() - v.array()).isNaN() && !v.array().isNaN()).any())
+  // NaN marks a missing output; an infinity is an overflow.
+  if (m.array().isInf().any() || v.array().isInf().any())
     fail(Status::Numerical, "the model's held-out predictions overflowed (are the outputs of extreme magnitude? rescale them)");
   const int M = spec_.num_objectives();
   const Eigen::Index n = static_cast<Eigen::Index>(observations_.size());

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <string>
 #include <thread>
@@ -307,6 +308,14 @@ TEST(AskTell, OutputsThatOverflowTheArithmeticAreANumericalFailure) {
   double mean[3], sd[3];
   const double xq[3] = {0.5, 2.0, 0.01}, sq = 1.0;
   EXPECT_EQ(rescue_predict(opt.h, xq, 1, 3, &sq, mean, sd, 3, nullptr), RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
+  // Held-out predictions are finite or refused, never infinite.
+  std::vector<double> cm(static_cast<size_t>(observed) * 3), cs(cm.size());
+  int rows = 0;
+  const rescue_status cv = rescue_cross_validate(opt.h, cm.data(), cs.data(), 3, observed, &rows);
+  EXPECT_TRUE(cv == RESCUE_OK || cv == RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
+  if (cv == RESCUE_OK)
+    for (std::size_t k = 0; k < cm.size(); ++k) EXPECT_TRUE(std::isfinite(cm[k]) && std::isfinite(cs[k])) << k;
+  std::cout << "cross-validation of outputs near 1e160: " << rescue_status_string(cv) << "\n";
   EXPECT_TRUE(state(opt.h) == before) << "the refused suggestion changed the state";
   EXPECT_EQ(rescue_num_observations(opt.h), observed);
 }
