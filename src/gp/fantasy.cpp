@@ -96,7 +96,7 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
   if (hook) S += w * C.cwiseProduct(tc.sigma.transpose() * tc.sigma);
   // The discrepancy adds v_m phi(c)^2 to output m's variance (k_d(c, c) = 1).
   const Eigen::VectorXd vd =
-      tc.phi.size() > 0 ? Eigen::VectorXd(hp_.log_disc_variance.array().exp()) : Eigen::VectorXd();
+      tc.phi.size() > 0 ? hp_.disc_variance() : Eigen::VectorXd();
   if (tc.phi.size() > 0) S.diagonal() += vd * (tc.phi[0] * tc.phi[0]);
   S.noalias() -= Kxc.transpose() * v;
   S = 0.5 * (S + S.transpose());

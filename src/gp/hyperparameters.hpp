@@ -22,6 +22,7 @@ struct Hyperparameters {
   /// K_obj = L L^T + diag(kappa).
   Eigen::MatrixXd coregionalization() const;
   Eigen::VectorXd noise() const { return log_noise.array().exp(); }
+  Eigen::VectorXd disc_variance() const { return log_disc_variance.array().exp(); }
 };
 
 /// Which hyperparameters the optimizer moves; the others stay at their values.

@@ -225,14 +225,18 @@ Eigen::VectorXd MultiFidelityGp::disc_weight(const Eigen::MatrixXd& Z) const {
   return (Z.col(D_ - 1).array() - opt_.discrepancy_anchor).abs().matrix();
 }
 
-Eigen::MatrixXd MultiFidelityGp::disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2,
-                                             const Hyperparameters& h) const {
+Eigen::VectorXd MultiFidelityGp::disc_lengthscales(const Hyperparameters& h) const {
   // k_d is the input kernel alone: the fidelity lengthscale e^50 makes k_fid 1
   // to the last bit on the unit interval.
   Eigen::VectorXd ls(D_);
   ls.head(D_ - 1) = h.log_disc_lengthscale;
   ls[D_ - 1] = 50.0;
-  const Eigen::MatrixXd K = input_fidelity_kernel(Z1, Z2, ls, opt_.input_kernel);
+  return ls;
+}
+
+Eigen::MatrixXd MultiFidelityGp::disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2,
+                                             const Hyperparameters& h) const {
+  const Eigen::MatrixXd K = input_fidelity_kernel(Z1, Z2, disc_lengthscales(h), opt_.input_kernel);
   return disc_weight(Z1).asDiagonal() * K * disc_weight(Z2).asDiagonal();
 }
 
@@ -246,7 +250,7 @@ Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, cons
   const Eigen::MatrixXd C = hook_coupling_matrix(B);
   const double w = std::exp(h.log_hook_weight);
   const bool disc = Kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? Eigen::VectorXd(h.log_disc_variance.array().exp()) : Eigen::VectorXd();
+  const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
   for (Eigen::Index b = 0; b < N; ++b) {
     const int j = obs_i_[b], mb = obs_m_[b];
     for (Eigen::Index a = 0; a < N; ++a) {
@@ -351,7 +355,7 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
     //   Sd[m]    = sum over pairs within output m of W_ab Kd[i,j]
     Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_), Gd;
     Eigen::VectorXd nd, Sd;
-    const Eigen::VectorXd vd = disc ? Eigen::VectorXd(h.log_disc_variance.array().exp()) : Eigen::VectorXd();
+    const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
     if (F.is_kronecker()) {
       // Closed forms in the eigenbasis (see gram_factor.hpp).
       const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
@@ -427,12 +431,9 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
       // Kd = Phi K_d Phi: the weights phi_i phi_j move into G, and the
       // fidelity entry of the extended lengthscales (held at e^50) is dropped.
       const Eigen::VectorXd phi = disc_weight(X_);
-      Eigen::VectorXd ls(D_);
-      ls.head(D_ - 1) = h.log_disc_lengthscale;
-      ls[D_ - 1] = 50.0;
       const Eigen::MatrixXd Gw = phi.asDiagonal() * Gd * phi.asDiagonal();
       grad->segment(layout_.disc_lengthscale_offset(), D_ - 1) =
-          lengthscale_gradient(X_, Gw, ls, opt_.input_kernel).head(D_ - 1);
+          lengthscale_gradient(X_, Gw, disc_lengthscales(h), opt_.input_kernel).head(D_ - 1);
       grad->segment(layout_.disc_variance_offset(), P_) = 0.5 * Sd.cwiseProduct(vd);
     }
   }
@@ -497,7 +498,7 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
 
 Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
-  if (tp.kd.size() > 0) mu += tp.kd * alpha_mat_ * hp_.log_disc_variance.array().exp().matrix().asDiagonal();
+  if (tp.kd.size() > 0) mu += tp.kd * alpha_mat_ * hp_.disc_variance().asDiagonal();
   if (tp.sigma.size() > 0) {
     const Eigen::RowVectorXd u = hsig_.cwiseProduct(alpha_mat_).colwise().sum();
     const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * hook_coupling_matrix(B_));
@@ -514,7 +515,7 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
   const bool disc = tp.kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? Eigen::VectorXd(hp_.log_disc_variance.array().exp()) : Eigen::VectorXd();
+  const Eigen::VectorXd vd = disc ? hp_.disc_variance() : Eigen::VectorXd();
   for (int mp = 0; mp < P_; ++mp)
     for (Eigen::Index z = 0; z < ns; ++z) {
       const Eigen::Index col = mp * ns + z;

@@ -253,6 +253,8 @@ class MultiFidelityGp {
   };
   /// phi(s) = |discrepancy_anchor - s| of each row's fidelity (last column).
   Eigen::VectorXd disc_weight(const Eigen::MatrixXd& Z) const;
+  /// h's discrepancy lengthscales with the fidelity's held at e^50 (k_fid = 1).
+  Eigen::VectorXd disc_lengthscales(const Hyperparameters& h) const;
   /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.
   Eigen::MatrixXd disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2, const Hyperparameters& h) const;
 
