@@ -1,5 +1,6 @@
 #include "acq/surrogate.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "moo/pareto.hpp"
@@ -92,6 +93,11 @@ Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
   if (mode != 0.0 && f.upper > f.lower && spec.dim() >= 1) {
     options_.fidelity_discrepancy = true;
     options_.discrepancy_anchor = mode == 1.0 ? target_unit_ : f.unit(f.lower);
+  }
+  if (spec.param("gp.fidelity_levels", 0.0) == 1.0 && f.discrete && f.levels.size() >= 3) {
+    options_.fidelity_levels.clear();
+    for (double s : f.levels) options_.fidelity_levels.push_back(f.unit(s));
+    std::sort(options_.fidelity_levels.begin(), options_.fidelity_levels.end());
   }
 }
 

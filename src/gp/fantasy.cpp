@@ -113,7 +113,9 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
 
   const Eigen::MatrixXd KpZ = pool.k_train * Zs;  // pool x (P K): the O(pool N P K) step
   const Eigen::VectorXd kpc =
-      input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale, opt_.input_kernel).col(0);
+      num_positions() > 0
+          ? input_fidelity_kernel(warped(pool.points, hp_), warped(Zc, hp_), hp_.log_lengthscale, opt_.input_kernel).col(0)
+          : input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale, opt_.input_kernel).col(0);
   const Eigen::MatrixXd Bu = B_ * u;  // P x K
   Eigen::MatrixXd hook_c, hook_t;
   if (hook) {

@@ -21,6 +21,7 @@ namespace {
 //  fidelity slope ~ N(0, 2^2)  (only when learned)
 //  discrepancy: log lengthscales as the input ones, log variance ~ N(-3, 3^2)
 //  (as kappa: a discrepancy the data do not ask for stays small)
+//  fidelity positions: none (flat within their bounds)
 struct Gauss {
   double mu, var;
 };
@@ -201,6 +202,9 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       for (int j = 0; j < D_ - 1; ++j) h.log_disc_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
       for (int m = 0; m < P_; ++m) h.log_disc_variance[m] = rng.uniform(std::log(1e-3), std::log(0.3));
     }
+    // Interior fidelity levels anywhere from one range below the lowest level
+    // to the highest: nearer the target than their value says, or farther.
+    for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = rng.uniform(-1.0, 1.0);
     starts.push_back(layout_.pack(h));
   }
 

@@ -28,6 +28,11 @@ ParameterLayout::ParameterLayout(int num_inputs, int num_outputs, int rank, Lear
     dv_ = k;
     k += P_;
   }
+  if (mask_.fidelity_positions < 0) fail(Status::InvalidArgument, "gp: invalid parameter layout sizes");
+  if (mask_.fidelity_positions > 0) {
+    fp_ = k;
+    k += mask_.fidelity_positions;
+  }
   size_ = k;
 }
 
@@ -48,6 +53,11 @@ Eigen::VectorXd ParameterLayout::pack(const Hyperparameters& h) const {
     t.segment(dl_, D_ - 1) = h.log_disc_lengthscale;
     t.segment(dv_, P_) = h.log_disc_variance;
   }
+  if (fp_ >= 0) {
+    if (h.fidelity_position.size() != mask_.fidelity_positions)
+      fail(Status::SizeMismatch, "gp: the fidelity positions do not match the model's levels");
+    t.segment(fp_, mask_.fidelity_positions) = h.fidelity_position;
+  }
   return t;
 }
 
@@ -65,6 +75,7 @@ void ParameterLayout::unpack(const Eigen::VectorXd& t, Hyperparameters& h) const
     h.log_disc_lengthscale = t.segment(dl_, D_ - 1);
     h.log_disc_variance = t.segment(dv_, P_);
   }
+  if (fp_ >= 0) h.fidelity_position = t.segment(fp_, mask_.fidelity_positions);
 }
 
 void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::VectorXd& hi) const {
@@ -88,6 +99,14 @@ void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::Vec
     hi.segment(dl_, D_ - 1).setConstant(std::log(1e3));
     lo.segment(dv_, P_).setConstant(std::log(1e-8));
     hi.segment(dv_, P_).setConstant(std::log(1e4));
+  }
+  // Fidelities live in [0, 1]: an interior level may sit anywhere from three
+  // ranges below the lowest level to three above the highest, far enough to be
+  // nearly independent of both ends (a level two ranges out on either side is
+  // as far from one end as the ends are from each other).
+  if (fp_ >= 0) {
+    lo.segment(fp_, mask_.fidelity_positions).setConstant(-3.0);
+    hi.segment(fp_, mask_.fidelity_positions).setConstant(4.0);
   }
 }
 

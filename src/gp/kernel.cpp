@@ -61,7 +61,8 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
 }
 
 Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,
-                                     const Eigen::VectorXd& log_lengthscale, InputKernel type) {
+                                     const Eigen::VectorXd& log_lengthscale, InputKernel type,
+                                     Eigen::VectorXd* fidelity_grad) {
   check(X, log_lengthscale, "input");
   const int D = static_cast<int>(log_lengthscale.size());
   const int d = D - 1;
@@ -70,6 +71,8 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
   const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> A = X;
   Eigen::VectorXd grad = Eigen::VectorXd::Zero(D);
   Eigen::VectorXd t2(D);
+  if (fidelity_grad) fidelity_grad->setZero(n);
+  const double inv_fid2 = inv_ls[d] * inv_ls[d];
   // d k / d log l_j = c * (dx_j / l_j)^2 with c = k for an RBF dimension and
   // c = (5/3)(1 + sqrt5 r) exp(-sqrt5 r) k_fid for a Matern-5/2 input dimension.
   // Diagonal pairs have dx = 0 and contribute nothing; off-diagonal pairs count twice.
@@ -98,6 +101,12 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
       const double win = 0.5 * w * cin * kfid;
       for (int q = 0; q < d; ++q) grad[q] += win * t2[q];
       grad[d] += 0.5 * w * kin * kfid * t2[d];
+      if (fidelity_grad) {
+        // d k / d s_i = -k (s_i - s_j) / l_fid^2, and the opposite for s_j.
+        const double g = -0.5 * w * kin * kfid * (a[d] - b[d]) * inv_fid2;
+        (*fidelity_grad)[i] += g;
+        (*fidelity_grad)[j] -= g;
+      }
     }
   }
   return grad;

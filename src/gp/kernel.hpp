@@ -17,7 +17,11 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
 /// symmetric G of which only the strictly lower triangle is read.
 /// This is how the log marginal likelihood depends on the lengthscales once
 /// G = sum over output pairs of (alpha alpha^T - K^-1) times K_obj has been formed.
+/// When fidelity_grad is given it receives, per row i, the derivative of the same
+/// sum with respect to X(i, d), the row's fidelity coordinate: what a learned map
+/// of the fidelity axis (GpOptions::fidelity_levels) needs by the chain rule.
 Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,
-                                     const Eigen::VectorXd& log_lengthscale, InputKernel type);
+                                     const Eigen::VectorXd& log_lengthscale, InputKernel type,
+                                     Eigen::VectorXd* fidelity_grad = nullptr);
 
 }  // namespace rescue::gp

@@ -16,6 +16,32 @@ int choose_rank(int P, int requested) {
   return P <= 6 ? P : 6;
 }
 
+int interior_levels(const GpOptions& o) {
+  return o.fidelity_levels.size() >= 3 ? static_cast<int>(o.fidelity_levels.size()) - 2 : 0;
+}
+
+// The piecewise-linear map of GpOptions::fidelity_levels at s: knots u_k, values
+// v_k (u_k at the two ends, the learned positions inside), slope 1 beyond the
+// ends. Writes the segment's left knot and the weight of its right knot.
+double warp_at(double s, const std::vector<double>& u, const Eigen::VectorXd& pos, int& k, double& t) {
+  const int L = static_cast<int>(u.size());
+  auto v = [&](int j) { return j == 0 || j == L - 1 ? u[j] : pos[j - 1]; };
+  if (s <= u[0]) {
+    k = -1;
+    t = 0.0;
+    return v(0) + (s - u[0]);
+  }
+  if (s >= u[L - 1]) {
+    k = L - 1;
+    t = 0.0;
+    return v(L - 1) + (s - u[L - 1]);
+  }
+  k = 0;
+  while (k + 2 < L && s >= u[k + 1]) ++k;
+  t = (s - u[k]) / (u[k + 1] - u[k]);
+  return (1.0 - t) * v(k) + t * v(k + 1);
+}
+
 }  // namespace
 
 MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions options)
@@ -26,13 +52,19 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
                num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
                LearnMask{options.learn_mean_constant, false, false, options.learn_fidelity_offset,
-                         options.fidelity_discrepancy}) {
+                         options.fidelity_discrepancy, interior_levels(options)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
   if (options.fidelity_discrepancy && num_inputs < 2)
     fail(Status::InvalidArgument, "gp: a fidelity discrepancy needs at least one input besides the fidelity");
   if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
     fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
+  const auto& lv = options.fidelity_levels;
+  if (lv.size() == 1 || lv.size() == 2)
+    fail(Status::InvalidArgument, "gp: learned fidelity positions need at least three levels");
+  for (std::size_t k = 0; k < lv.size(); ++k)
+    if (!std::isfinite(lv[k]) || (k > 0 && !(lv[k] > lv[k - 1])))
+      fail(Status::InvalidArgument, "gp: fidelity levels must be finite and strictly ascending");
   if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
     fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
   hp_ = default_hyperparameters();
@@ -48,7 +80,7 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
                 opt_.learn_hook_weight && bool(next.kernel_hook_), opt_.learn_fidelity_offset,
-                opt_.fidelity_discrepancy});
+                opt_.fidelity_discrepancy, num_positions()});
   if (next.plain_.size() != next.layout_.size()) next.plain_.resize(0);
   if (next.X_.rows() > 0) {
     next.evaluate_hooks();
@@ -77,12 +109,20 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
     h.log_disc_lengthscale = h.log_lengthscale.head(D_ - 1);
     h.log_disc_variance = Eigen::VectorXd::Constant(P_, std::log(0.05));
   }
+  // The identity map: the levels where their values put them.
+  h.fidelity_position.resize(num_positions());
+  for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = opt_.fidelity_levels[k + 1];
   return h;
 }
 
 void MultiFidelityGp::set_hyperparameters(const Hyperparameters& given) {
   Hyperparameters h = given;
   if (h.fidelity_slope.size() == 0) h.fidelity_slope = Eigen::VectorXd::Zero(P_);
+  if (h.fidelity_position.size() == 0 && num_positions() > 0)
+    h.fidelity_position = default_hyperparameters().fidelity_position;
+  if (h.fidelity_position.size() != num_positions())
+    fail(Status::SizeMismatch, "gp: the fidelity positions do not match the model's levels");
+  if (!h.fidelity_position.allFinite()) fail(Status::NonFinite, "gp: hyperparameters must be finite");
   if (h.fidelity_slope.size() != P_ || (h.log_lengthscale.size() != D_ || h.coreg_factor.rows() != P_ || h.coreg_factor.cols() != R_ ||
       h.log_kappa.size() != P_ || h.log_noise.size() != P_ || h.mean_constant.size() != P_ ||
       h.mean_scale.size() != P_))
@@ -225,6 +265,18 @@ Eigen::VectorXd MultiFidelityGp::disc_weight(const Eigen::MatrixXd& Z) const {
   return (Z.col(D_ - 1).array() - opt_.discrepancy_anchor).abs().matrix();
 }
 
+int MultiFidelityGp::num_positions() const { return interior_levels(opt_); }
+
+Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const {
+  Eigen::MatrixXd W = Z;
+  if (num_positions() == 0) return W;
+  int k;
+  double t;
+  for (Eigen::Index i = 0; i < W.rows(); ++i)
+    W(i, D_ - 1) = warp_at(Z(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
+  return W;
+}
+
 Eigen::VectorXd MultiFidelityGp::disc_lengthscales(const Hyperparameters& h) const {
   // k_d is the input kernel alone: the fidelity lengthscale e^50 makes k_fid 1
   // to the last bit on the unit interval.
@@ -290,7 +342,11 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
                                    Eigen::VectorXd* alpha_out, Eigen::VectorXd* grad) const {
   const Eigen::Index n = X_.rows();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
-  const Eigen::MatrixXd Kx = input_fidelity_kernel(X_, X_, h.log_lengthscale, opt_.input_kernel);
+  // k_fid sees the fidelity through the learned map of the levels, if any.
+  const bool warp = num_positions() > 0;
+  const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
+  const Eigen::MatrixXd& Xk = warp ? Xw : X_;
+  const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale, opt_.input_kernel);
   // The discrepancy (GpOptions::fidelity_discrepancy): phi_i k_d(x_i, x_j) phi_j.
   const bool disc = opt_.fidelity_discrepancy;
   const Eigen::MatrixXd Kd = disc ? disc_kernel(X_, X_, h) : Eigen::MatrixXd();
@@ -409,8 +465,21 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
     if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * Sh;
 
     grad->setZero(layout_.size());
+    Eigen::VectorXd fid_grad;
     grad->segment(layout_.ls_offset(), D_) =
-        lengthscale_gradient(X_, G, h.log_lengthscale, opt_.input_kernel);
+        lengthscale_gradient(Xk, G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
+    if (warp) {
+      // Chain rule through the map: a row's mapped fidelity moves with the
+      // positions of its segment's two knots, by weights 1 - t and t.
+      const int off = layout_.fidelity_position_offset(), L = static_cast<int>(opt_.fidelity_levels.size());
+      for (Eigen::Index i = 0; i < n; ++i) {
+        int k;
+        double t;
+        warp_at(X_(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
+        if (k >= 1 && k <= L - 2) (*grad)[off + k - 1] += (1.0 - t) * fid_grad[i];
+        if (k >= 0 && k + 1 <= L - 2 && t != 0.0) (*grad)[off + k] += t * fid_grad[i];
+      }
+    }
     // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
     const Eigen::MatrixXd gL = Stot * h.coreg_factor;
     grad->segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
@@ -443,6 +512,7 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
 }
 
 void MultiFidelityGp::refactor() {
+  Xw_ = num_positions() > 0 ? warped(X_, hp_) : Eigen::MatrixXd();
   lml_ = likelihood(hp_, &factor_, &alpha_, nullptr);
   alpha_mat_ = scatter(alpha_);
   B_ = hp_.coregionalization();
@@ -481,7 +551,8 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
   check_inputs(Z, "prediction inputs");
   TestPrior tp;
-  tp.kx = input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
+  tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale, opt_.input_kernel)
+                              : input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
   tp.mean = prior_mean_std(Z);
   if (opt_.fidelity_discrepancy) {
     tp.phi = disc_weight(Z);
@@ -532,7 +603,9 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
 
 Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, const TestPrior& tp) const {
   const Eigen::Index ns = Z.rows();
-  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Z, Z, hp_.log_lengthscale, opt_.input_kernel);
+  const Eigen::MatrixXd Zw = num_positions() > 0 ? warped(Z, hp_) : Eigen::MatrixXd();
+  const Eigen::MatrixXd& Zk = num_positions() > 0 ? Zw : Z;
+  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Zk, Zk, hp_.log_lengthscale, opt_.input_kernel);
   Eigen::MatrixXd K(ns * P_, ns * P_);
   const bool hook = tp.sigma.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);

@@ -81,6 +81,18 @@ struct GpOptions {
   /// Uses the dense factor (the Gram matrix is no longer a Kronecker product).
   bool fidelity_discrepancy = false;
   double discrepancy_anchor = 1.0;
+  /// Discrete fidelity levels (unit scale, strictly ascending; empty or at
+  /// least 3) whose interior levels k_fid places where the data put them:
+  /// k_fid sees s through the piecewise-linear map that fixes the lowest and
+  /// highest levels and moves each interior level to a learned position in
+  /// [-3, 4] (Hyperparameters::fidelity_position). An RBF in s itself makes a
+  /// level the more like the target the nearer its value, for every output;
+  /// with the map, a middle level that is less like the target than the lowest
+  /// one (a lab without the target's clutter, say) can sit farther from it. The
+  /// lowest and highest levels and the fidelity lengthscale fix the scale, so
+  /// every arrangement of the levels on a line is reachable exactly once up to
+  /// reflection. Off the levels (a continuous fidelity) the map interpolates.
+  std::vector<double> fidelity_levels;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -253,6 +265,11 @@ class MultiFidelityGp {
   };
   /// phi(s) = |discrepancy_anchor - s| of each row's fidelity (last column).
   Eigen::VectorXd disc_weight(const Eigen::MatrixXd& Z) const;
+  /// Z with its fidelity column mapped as k_fid sees it under h
+  /// (GpOptions::fidelity_levels); Z itself without learned positions.
+  Eigen::MatrixXd warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const;
+  /// Number of learned fidelity positions (interior levels), 0 without.
+  int num_positions() const;
   /// h's discrepancy lengthscales with the fidelity's held at e^50 (k_fid = 1).
   Eigen::VectorXd disc_lengthscales(const Hyperparameters& h) const;
   /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.
@@ -294,6 +311,7 @@ class MultiFidelityGp {
   std::uint64_t version_ = 0;
 
   Eigen::MatrixXd X_, Y_;      // data as given
+  Eigen::MatrixXd Xw_;         // X_ as k_fid sees it under hp_ (empty without learned fidelity positions)
   Eigen::MatrixXd Ys_;         // standardized (NaN where missing)
   Eigen::VectorXd center_, scale_;
   Eigen::MatrixXd hmean_;      // n x P standardized mean hook (zeros without hook)

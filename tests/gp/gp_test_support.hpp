@@ -92,6 +92,24 @@ struct Reference {
   int P = 0;
   double anchor = 1.0;  // GpOptions::fidelity_anchor
   bool discrepancy = false;  // GpOptions::fidelity_discrepancy
+  std::vector<double> levels;  // GpOptions::fidelity_levels (positions: h.fidelity_position)
+
+  /// The fidelity as k_fid sees it: linear interpolation through the points
+  /// (level, its position), the end levels fixed, slope 1 beyond them.
+  double fid(double s) const {
+    const std::size_t L = levels.size();
+    if (L < 3) return s;
+    std::vector<double> v(levels);
+    for (std::size_t k = 1; k + 1 < L; ++k) v[k] = h.fidelity_position[static_cast<Eigen::Index>(k - 1)];
+    if (s < levels.front()) return s;  // v.front() == levels.front()
+    if (s > levels.back()) return s;
+    for (std::size_t k = 0; k + 1 < L; ++k)
+      if (s <= levels[k + 1]) {
+        const double t = (s - levels[k]) / (levels[k + 1] - levels[k]);
+        return v[k] + t * (v[k + 1] - v[k]);
+      }
+    return s;
+  }
 
   /// The discrepancy's kernel over the inputs alone, times phi(a) phi(b).
   double kd(const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) const {
@@ -114,7 +132,7 @@ struct Reference {
       const double t = (a[j] - b[j]) / std::exp(h.log_lengthscale[j]);
       r2 += t * t;
     }
-    const double tf = (a[D - 1] - b[D - 1]) / std::exp(h.log_lengthscale[D - 1]);
+    const double tf = (fid(a[D - 1]) - fid(b[D - 1])) / std::exp(h.log_lengthscale[D - 1]);
     double kin;
     if (!matern) {
       kin = std::exp(-0.5 * r2);

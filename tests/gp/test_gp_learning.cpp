@@ -534,5 +534,94 @@ TEST(GpLearning, AFidelityOffsetCarriesWhatIsTheSameForEveryConfiguration) {
   EXPECT_LT(with_sum, 0.8 * without_sum);
 }
 
+// Three discrete levels as the robot stand-in has them (unit scale 0, 0.375,
+// 1): the lowest is the target with a small error, the middle one an unrelated
+// function. Outputs: one.
+Eigen::MatrixXd three_level_inputs(int per_cheap, int at_target, Rng& rng) {
+  Eigen::MatrixXd X = testing::uniform_matrix(2 * per_cheap + at_target, 3, rng);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) X(i, 2) = i < per_cheap ? 0.0 : i < 2 * per_cheap ? 0.375 : 1.0;
+  return X;
+}
+
+Eigen::MatrixXd three_level_outputs(const Eigen::MatrixXd& X) {
+  Eigen::MatrixXd Y(X.rows(), 1);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const double x0 = X(i, 0), x1 = X(i, 1), s = X(i, 2);
+    const double target = std::sin(4.0 * x0) + std::cos(3.0 * x1 + 0.5);
+    if (s == 1.0) Y(i, 0) = target;
+    else if (s == 0.0) Y(i, 0) = target + 0.15 * std::sin(5.0 * x1);
+    else Y(i, 0) = 1.5 * std::cos(5.0 * x0 + 4.0 * x1);
+  }
+  return Y;
+}
+
+TEST(GpLearning, IdentityFidelityPositionsAreTheModelWithoutThem) {
+  Rng rng(41);
+  const Eigen::MatrixXd X = three_level_inputs(8, 6, rng);
+  const Eigen::MatrixXd Y = three_level_outputs(X);
+  GpOptions plain_opt, lv_opt;
+  lv_opt.fidelity_levels = {0.0, 0.375, 1.0};
+  MultiFidelityGp plain(3, 1, plain_opt), lv(3, 1, lv_opt);
+  plain.set_data(X, Y);
+  lv.set_data(X, Y);
+  ASSERT_EQ(lv.layout().size(), plain.layout().size() + 1);
+  ASSERT_EQ(lv.hyperparameters().fidelity_position.size(), 1);
+  EXPECT_EQ(lv.hyperparameters().fidelity_position[0], 0.375);
+  EXPECT_NEAR(lv.log_marginal_likelihood(), plain.log_marginal_likelihood(), 1e-10);
+  Eigen::MatrixXd Z = testing::uniform_matrix(9, 3, rng);
+  EXPECT_LT(testing::max_abs(lv.posterior_mean(Z) - plain.posterior_mean(Z)), 1e-10);
+  // Moved, the middle level changes the model; the ends cannot move.
+  Hyperparameters h = lv.hyperparameters();
+  h.fidelity_position[0] = -0.5;
+  lv.set_hyperparameters(h);
+  EXPECT_GT(std::abs(lv.log_marginal_likelihood() - plain.log_marginal_likelihood()), 1e-3);
+  h.fidelity_position.resize(2);
+  h.fidelity_position << 0.2, 0.4;
+  EXPECT_THROW(lv.set_hyperparameters(h), Error);
+  GpOptions bad;
+  bad.fidelity_levels = {0.0, 1.0};
+  EXPECT_THROW(MultiFidelityGp(3, 1, bad), Error);
+  bad.fidelity_levels = {0.0, 0.6, 0.4, 1.0};
+  EXPECT_THROW(MultiFidelityGp(3, 1, bad), Error);
+}
+
+TEST(GpLearning, AMiddleFidelityUnlikeTheTargetIsPlacedFarFromIt) {
+  double with_sum = 0.0, without_sum = 0.0;
+  for (int seed = 0; seed < 4; ++seed) {
+    SCOPED_TRACE(seed);
+    Rng rng(2300 + seed);
+    const Eigen::MatrixXd X = three_level_inputs(20, 8, rng);
+    const Eigen::MatrixXd Y = three_level_outputs(X);
+    Eigen::MatrixXd Xtest = testing::uniform_matrix(300, 3, rng);
+    Xtest.col(2).setOnes();
+    const Eigen::MatrixXd Ytest = three_level_outputs(Xtest);
+    double err[2];
+    for (bool learn : {false, true}) {
+      GpOptions o;
+      if (learn) o.fidelity_levels = {0.0, 0.375, 1.0};
+      MultiFidelityGp gp(3, 1, o);
+      gp.set_data(X, Y);
+      Rng r(seed);
+      gp.fit(r);
+      err[learn] = rmse(gp.posterior_mean(Xtest), Ytest, 0) / (Ytest.maxCoeff() - Ytest.minCoeff());
+      if (learn) {
+        // k_fid between two levels at their learned positions.
+        const double l = std::exp(gp.hyperparameters().log_lengthscale[2]);
+        const double pos = gp.hyperparameters().fidelity_position[0];
+        const double mid = std::exp(-0.5 * (1.0 - pos) * (1.0 - pos) / (l * l));
+        const double low = std::exp(-0.5 / (l * l));
+        std::cout << "seed " << seed << ": middle level at " << pos << ", k_fid with the target " << mid
+                  << " (lowest level " << low << ")\n";
+        EXPECT_LT(mid, low);
+      }
+    }
+    std::cout << "seed " << seed << ": rms error at the target (of the range) with learned positions " << err[1]
+              << ", at the values " << err[0] << "\n";
+    with_sum += err[1];
+    without_sum += err[0];
+  }
+  EXPECT_LT(with_sum, 0.6 * without_sum);
+}
+
 }  // namespace
 }  // namespace rescue::gp

@@ -26,6 +26,7 @@ struct Case {
   int n;
   bool expect_kronecker;
   bool discrepancy = false;
+  std::vector<double> levels = {};  // learned fidelity positions of the interior levels
 };
 
 std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
@@ -51,11 +52,20 @@ class GpReference : public ::testing::TestWithParam<Case> {
     opt.fidelity_anchor = 0.8;
     opt.fidelity_discrepancy = c.discrepancy;
     opt.discrepancy_anchor = 0.8;
+    opt.fidelity_levels = c.levels;
+    // With levels, every other row sits on one (as discrete fidelities do); the
+    // rest fall between and beyond them, where the map interpolates.
+    for (Eigen::Index i = 0; i < X.rows() && !c.levels.empty(); i += 2)
+      X(i, c.d) = c.levels[static_cast<std::size_t>(i / 2) % c.levels.size()];
     gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
     if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
     if (c.kernel_hook) gp->set_kernel_hook(testing::test_kernel_hook(c.P));
     gp->set_data(X, Y);
     h = testing::random_hyperparameters(c.d + 1, c.P, c.P, rng);
+    // Interior levels moved off their values, one below the lowest level.
+    h.fidelity_position.resize(c.levels.size() >= 3 ? Eigen::Index(c.levels.size()) - 2 : 0);
+    for (Eigen::Index k = 0; k < h.fidelity_position.size(); ++k)
+      h.fidelity_position[k] = k == 0 ? -0.4 : rng.uniform(-0.5, 1.5);
     gp->set_hyperparameters(h);
 
     ref.X = X;
@@ -70,6 +80,7 @@ class GpReference : public ::testing::TestWithParam<Case> {
     ref.P = c.P;
     ref.anchor = 0.8;
     ref.discrepancy = c.discrepancy;
+    ref.levels = c.levels;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
   }
   Eigen::MatrixXd X, Y, Z;
@@ -345,7 +356,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"rbf_discrepancy", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 3, 13, false,
              true},
         Case{"matern_discrepancy_missing_hooks", InputKernel::Matern52, 0.2, true, true, HookCoupling::Coregionalized,
-             true, 3, 2, 12, false, true}),
+             true, 3, 2, 12, false, true},
+        Case{"rbf_fidelity_levels", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 2, 14,
+             true, false, {0.0, 0.3, 0.55, 1.0}},
+        Case{"matern_fidelity_levels_discrepancy_hooks", InputKernel::Matern52, 0.2, true, true,
+             HookCoupling::Coregionalized, true, 3, 3, 12, false, true, {0.1, 0.5, 0.9}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
