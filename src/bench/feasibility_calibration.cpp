@@ -6,6 +6,7 @@
 
 #include "bench/bench_run.hpp"
 #include "bench/number_format.hpp"
+#include "bench/statistics.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 
@@ -232,6 +233,24 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
       const long n = t.total();
       md << " " << fixed(n > 0 ? t.brier / static_cast<double>(n) : 0.0, 3) << " |\n";
     });
+    // Both models see the same evaluations, so their sets pair run by run.
+    md << "\nThe own model's recommended set against the shared one's, run by run (inferred hypervolume; a "
+          "paired t-test over the runs).\n\n| strategy | runs | own - shared (mean) | p | own higher in |\n"
+          "|---|---|---|---|---|\n";
+    for (const StrategyCalibration& s : results) {
+      if (s.problem != problem || s.own_hv.size() != s.shared_hv.size()) continue;
+      const std::size_t n = s.own_hv.size();
+      int higher = 0;
+      for (std::size_t k = 0; k < n; ++k) higher += s.own_hv[k] > s.shared_hv[k] ? 1 : 0;
+      md << "| " << s.strategy << " | " << n << " | ";
+      if (n >= 2) {
+        const PairedTTest t = paired_t_test(s.own_hv, s.shared_hv);
+        md << fixed(t.mean_difference, 3) << " | " << fixed(t.p_value, 4) << " | ";
+      } else {
+        md << "- | - | ";
+      }
+      md << higher << " of " << n << " |\n";
+    }
     md << "\nReliability: share truly feasible (points) by predicted probability, set and moves pooled.\n\n"
           "| strategy | model |";
     for (int b = 0; b < 10; ++b) md << " " << fixed(b / 10.0, 1) << "-" << fixed((b + 1) / 10.0, 1) << " |";

@@ -63,11 +63,15 @@ RunCalibration calibrate_run(const RunResult& run, int moves = 10);
 struct StrategyCalibration {
   std::string problem, strategy;
   RunCalibration tally;
+  /// Each run's set hypervolume by the two models, in the same run order, for
+  /// a paired comparison of the models on the same evaluations.
+  std::vector<double> own_hv, shared_hv;
 };
 
 /// Markdown: per problem and strategy, both models' sets (truly feasible
 /// share, mean predicted probability, standardized errors of each constraint
-/// metric), the reliability of the probabilities (set and moves pooled), and
+/// metric), the own set's hypervolume against the shared one's paired over
+/// runs, the reliability of the probabilities (set and moves pooled), and
 /// the held-out errors of every output at the target and below it.
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
 

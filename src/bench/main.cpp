@@ -141,6 +141,8 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
         if (runs[i].spec.problem == problem && runs[i].spec.strategy == strategy) {
           sc.tally.own.merge(tallies[i].own);
           sc.tally.shared.merge(tallies[i].shared);
+          sc.own_hv.push_back(tallies[i].own.set_hv);
+          sc.shared_hv.push_back(tallies[i].shared.set_hv);
         }
       if (sc.tally.own.runs > 0) results.push_back(std::move(sc));
     }

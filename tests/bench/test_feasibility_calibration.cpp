@@ -141,11 +141,20 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
       EXPECT_TRUE(std::isfinite(t->held_square[k]) && std::isfinite(t->held_square[3 + k])) << k;
     }
   }
-  const std::string md = calibration_markdown({{"healthcare", "rescue", c}}, "cmd");
+  const std::string md =
+      calibration_markdown({{"healthcare", "rescue", c, {c.own.set_hv}, {c.shared.set_hv}}}, "cmd");
   EXPECT_NE(md.find("| rescue | own | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| rescue | shared | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
   EXPECT_NE(md.find("Held-out errors"), std::string::npos) << md;
+  // One run: no test of the pair.
+  EXPECT_NE(md.find("| rescue | 1 | - | - | "), std::string::npos) << md;
+
+  // Three runs whose own sets beat the shared ones by 2, 3 and 1: t = 2 sqrt(3)
+  // with 2 degrees of freedom, two-sided p = 1 - t / sqrt(t^2 + 2) = 0.0742.
+  StrategyCalibration three{"healthcare", "hvkg", c, {3.0, 5.0, 4.0}, {1.0, 2.0, 3.0}};
+  const std::string md3 = calibration_markdown({three}, "cmd");
+  EXPECT_NE(md3.find("| hvkg | 3 | 2.000 | 0.0742 | 3 of 3 |"), std::string::npos) << md3;
 
   const RunResult plain = run_benchmark(tiny_run("branin-currin", "random"));
   EXPECT_THROW(calibrate_run(plain), Error);
