@@ -160,11 +160,36 @@ void MultiFidelityGp::loo_predictive(Eigen::MatrixXd& mean, Eigen::MatrixXd& sd)
   }
 }
 
+bool MultiFidelityGp::fidelity_positions_identified() const {
+  if (num_positions() == 0) return false;
+  for (double level : opt_.fidelity_levels) {
+    int rows = 0;
+    for (Eigen::Index i = 0; i < X_.rows(); ++i) rows += std::abs(X_(i, D_ - 1) - level) <= 1e-9 ? 1 : 0;
+    if (rows < opt_.fidelity_level_min_rows) return false;
+  }
+  return true;
+}
+
+void MultiFidelityGp::pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const {
+  // Where a level has (almost) no data its place on the fidelity axis is not
+  // identified, and a free one goes wrong in a way the data cannot correct:
+  // with no target evaluations, the cheap levels alone set the fidelity
+  // lengthscale, a far-placed middle level stretches it, and the target then
+  // looks like the lowest level. A knowledge gradient believing that queries
+  // the lowest level only and never learns otherwise (the robot stand-in: runs
+  // that spent 200 queries without one at the target). Until every level has
+  // data, the levels stay where their values put them.
+  if (num_positions() == 0 || fidelity_positions_identified()) return;
+  const int off = layout_.fidelity_position_offset();
+  for (int k = 0; k < num_positions(); ++k) lo[off + k] = hi[off + k] = opt_.fidelity_levels[k + 1];
+}
+
 FitReport MultiFidelityGp::fit(Rng& rng) {
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data before fit");
   const int n = layout_.size();
   Eigen::VectorXd lo, hi;
   layout_.bounds(opt_.noise_floor, lo, hi);
+  pin_unidentified_positions(lo, hi);
 
   // A fit on a handful of rows can settle in a poor mode (all variation as
   // noise, long lengthscales) that refits warm-started from it never leave.
@@ -297,6 +322,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // (the robot stand-in's suggestion at 100 rows: 2.9 s against 1.6 s).
   Eigen::VectorXd plo, phi;
   layout_.bounds(opt_.noise_floor, plo, phi);
+  pin_unidentified_positions(plo, phi);
   if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
   if (hw >= 0) phi[hw] = plo[hw];
   const bool track_plain = (ms >= 0 || hw >= 0) && opt_.prior_mode_by_loo && (!fitted_ || fit_rows_ < kExploreRows);

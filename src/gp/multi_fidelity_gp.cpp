@@ -65,6 +65,8 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
   for (std::size_t k = 0; k < lv.size(); ++k)
     if (!std::isfinite(lv[k]) || (k > 0 && !(lv[k] > lv[k - 1])))
       fail(Status::InvalidArgument, "gp: fidelity levels must be finite and strictly ascending");
+  if (options.fidelity_level_min_rows < 1)
+    fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
   if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
     fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
   hp_ = default_hyperparameters();

@@ -93,6 +93,9 @@ struct GpOptions {
   /// every arrangement of the levels on a line is reachable exactly once up to
   /// reflection. Off the levels (a continuous fidelity) the map interpolates.
   std::vector<double> fidelity_levels;
+  /// The positions are learned only once every level has at least this many
+  /// rows; until then the fit holds them at the levels' values (see gp_fit.cpp).
+  int fidelity_level_min_rows = 3;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -240,6 +243,9 @@ class MultiFidelityGp {
   int num_inputs() const { return D_; }
   int num_outputs() const { return P_; }
   Eigen::Index num_points() const { return X_.rows(); }
+  /// Whether the fit learns the fidelity positions: every level of
+  /// GpOptions::fidelity_levels has fidelity_level_min_rows rows (false without levels).
+  bool fidelity_positions_identified() const;
   const Eigen::VectorXd& output_center() const { return center_; }
   const Eigen::VectorXd& output_scale() const { return scale_; }
   bool uses_kronecker() const { return factor_.is_kronecker(); }
@@ -270,6 +276,8 @@ class MultiFidelityGp {
   Eigen::MatrixXd warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const;
   /// Number of learned fidelity positions (interior levels), 0 without.
   int num_positions() const;
+  /// Sets lo = hi = the levels' values for the positions while they are not identified.
+  void pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const;
   /// h's discrepancy lengthscales with the fidelity's held at e^50 (k_fid = 1).
   Eigen::VectorXd disc_lengthscales(const Hyperparameters& h) const;
   /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.

@@ -583,6 +583,31 @@ TEST(GpLearning, IdentityFidelityPositionsAreTheModelWithoutThem) {
   EXPECT_THROW(MultiFidelityGp(3, 1, bad), Error);
   bad.fidelity_levels = {0.0, 0.6, 0.4, 1.0};
   EXPECT_THROW(MultiFidelityGp(3, 1, bad), Error);
+  bad.fidelity_levels = {0.0, 0.4, 1.0};
+  bad.fidelity_level_min_rows = 0;
+  EXPECT_THROW(MultiFidelityGp(3, 1, bad), Error);
+}
+
+// With (almost) no target evaluations the target's place is not identified:
+// the fit keeps every level at its value until each has fidelity_level_min_rows rows.
+TEST(GpLearning, FidelityPositionsWaitForDataAtEveryLevel) {
+  for (int at_target : {0, 2, 3}) {
+    SCOPED_TRACE(at_target);
+    Rng rng(57);
+    const Eigen::MatrixXd X = three_level_inputs(20, at_target, rng);
+    const Eigen::MatrixXd Y = three_level_outputs(X);
+    GpOptions o;
+    o.fidelity_levels = {0.0, 0.375, 1.0};
+    MultiFidelityGp gp(3, 1, o);
+    gp.set_data(X, Y);
+    Rng r(1);
+    gp.fit(r);
+    EXPECT_EQ(gp.fidelity_positions_identified(), at_target >= 3);
+    if (at_target < 3)
+      EXPECT_EQ(gp.hyperparameters().fidelity_position[0], 0.375);
+    else
+      EXPECT_GT(std::abs(gp.hyperparameters().fidelity_position[0] - 0.375), 0.1);
+  }
 }
 
 TEST(GpLearning, AMiddleFidelityUnlikeTheTargetIsPlacedFarFromIt) {
