@@ -39,8 +39,9 @@ const std::vector<ParameterInfo>& known_parameters() {
        "alone)"},
       {"gp.fidelity_levels", "0", kInteger, 0, 1,
        "every model (strategies, rescue_pareto, rescue_predict), with three or more discrete fidelity levels: 1 "
-       "learns where the kernel over the fidelity places each level between the lowest and the target (a middle "
-       "level less like the target than the lowest one sits farther from it); 0 places each at its value"},
+       "learns where the kernel over the fidelity places each level between the lowest and the highest (a middle "
+       "level less like the target than the lowest one sits farther from it), once every level has three "
+       "evaluations; 0 places each at its value"},
       {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.feasible_pool", "64", kInteger, 0, kMaxCount,
        "hvkg, rescue: with constraints, an inner pool in which fewer configurations than this are predicted feasible "
