@@ -94,7 +94,7 @@ Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     options_.fidelity_discrepancy = true;
     options_.discrepancy_anchor = mode == 1.0 ? target_unit_ : f.unit(f.lower);
   }
-  if (spec.param("gp.fidelity_levels", 0.0) == 1.0 && f.discrete && f.levels.size() >= 3) {
+  if (spec.param("gp.fidelity_levels", 1.0) == 1.0 && f.discrete && f.levels.size() >= 3) {
     options_.fidelity_levels.clear();
     for (double s : f.levels) options_.fidelity_levels.push_back(f.unit(s));
     std::sort(options_.fidelity_levels.begin(), options_.fidelity_levels.end());

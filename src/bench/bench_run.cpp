@@ -125,6 +125,10 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
     check(rescue_problem_builtin(rs.problem.c_str(), &sp.p), "rescue_problem_builtin", kLastError);
     check(rescue_problem_set_seed(sp.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed", sp.p);
     check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", sp.p);
+    // The measure stays the one every committed result was measured by: the
+    // fidelity levels where their values put them, where the library now
+    // learns their places by default (docs/results/fidelity-levels).
+    check(rescue_problem_set_param(sp.p, "gp.fidelity_levels", 0), "rescue_problem_set_param", sp.p);
     check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", sp.p);
     if (rs.recommend_points > 0)
       for (const char* key : {"recommend.population", "recommend.points"})

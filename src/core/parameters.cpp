@@ -37,7 +37,7 @@ const std::vector<ParameterInfo>& known_parameters() {
        "s_low: the target varies beyond what the cheap fidelities show, as in Kennedy and O'Hagan), 1 at the "
        "target (phi = s_target - s: cheap fidelities are the target plus an error); 0 none (the product kernel "
        "alone)"},
-      {"gp.fidelity_levels", "0", kInteger, 0, 1,
+      {"gp.fidelity_levels", "1", kInteger, 0, 1,
        "every model (strategies, rescue_pareto, rescue_predict), with three or more discrete fidelity levels: 1 "
        "learns where the kernel over the fidelity places each level between the lowest and the highest (a middle "
        "level less like the target than the lowest one sits farther from it), once every level has three "

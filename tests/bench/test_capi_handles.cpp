@@ -1,6 +1,7 @@
 // The harness's checked calls carry the library's message for the call that
 // failed, read after it (not the message an earlier call left behind, nor a
-// string the failed call has since replaced).
+// string the failed call has since replaced). The harness's runs start with
+// the protocol's shared recommender.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -51,6 +52,24 @@ TEST(CheckedCalls, ARunOfAnUnknownStrategyNamesIt) {
   const auto problem = problems::make_problem("healthcare");
   const std::string m = message_of([&] { start_run(tiny_run("healthcare", "no-such-strategy"), *problem); });
   EXPECT_NE(m.find("unknown strategy 'no-such-strategy'"), std::string::npos) << m;
+}
+
+// The protocol's measure stays fixed while the library's default model moves:
+// the shared recommender keeps the fidelity levels where their values put them,
+// and a strategy gets the library's default (or its variant's setting).
+TEST(StartRun, TheSharedRecommenderKeepsTheFidelityLevelsAtTheirValues) {
+  const auto problem = problems::make_problem("robot-standin");
+  for (const char* variant : {"", "rescue:gp.fidelity_levels=0"}) {
+    SCOPED_TRACE(variant);
+    RunSpec rs = tiny_run("robot-standin", *variant ? "rescue-v" : "rescue", variant);
+    rs.shared_recommender = true;
+    const auto start = start_run(rs, *problem);
+    double own = -1.0, shared = -1.0;
+    ASSERT_EQ(rescue_problem_get_param(start->problem.p, "gp.fidelity_levels", &own), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_get_param(start->shadow_problem.p, "gp.fidelity_levels", &shared), RESCUE_OK);
+    EXPECT_EQ(own, *variant ? 0.0 : 1.0);
+    EXPECT_EQ(shared, 0.0);
+  }
 }
 
 }  // namespace
