@@ -20,6 +20,7 @@ PreparedPool MultiFidelityGp::prepare_pool(const Eigen::MatrixXd& pool) const {
   const TestPrior tp = test_prior(pool);
   PreparedPool out;
   out.points = pool;
+  if (num_positions() > 0) out.fid_points = warped(pool, hp_);
   out.k_train = tp.kx;
   out.mean = mean_std(tp);
   out.hook_sigma = tp.sigma;
@@ -114,7 +115,7 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
   const Eigen::MatrixXd KpZ = pool.k_train * Zs;  // pool x (P K): the O(pool N P K) step
   const Eigen::VectorXd kpc =
       num_positions() > 0
-          ? input_fidelity_kernel(warped(pool.points, hp_), warped(Zc, hp_), hp_.log_lengthscale, opt_.input_kernel).col(0)
+          ? input_fidelity_kernel(pool.fid_points, warped(Zc, hp_), hp_.log_lengthscale, opt_.input_kernel).col(0)
           : input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale, opt_.input_kernel).col(0);
   const Eigen::MatrixXd Bu = B_ * u;  // P x K
   Eigen::MatrixXd hook_c, hook_t;

@@ -138,6 +138,7 @@ struct Posterior {
 /// once per fit so that each fantasy batch costs O(pool N P K).
 struct PreparedPool {
   Eigen::MatrixXd points;       // pool x (d+1)
+  Eigen::MatrixXd fid_points;   // points as k_fid sees them (empty without learned fidelity positions)
   Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
   Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
   Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
