@@ -95,6 +95,14 @@ const std::vector<ParameterInfo>& known_parameters() {
        "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options, and "
        "for a parent with 3 to 5 distinct values (a discrete fidelity's levels) that form level by level; 0 leaves "
        "the linear and random-feature forms"},
+      {"rescue.log_lengthscale_var", "0.25", kOpen, 0, 100,
+       "rescue: variance of the Gaussian prior on each log lengthscale of the GP centred on the logs' model "
+       "(rescue.log_lengthscales = 1)"},
+      {"rescue.log_lengthscales", "0", kInteger, 0, 1,
+       "rescue: 1 fits hvkg's plain GP to the observational rows whenever they change and centres the prior of the "
+       "run's GP on each log lengthscale (options and fidelity) on its values, with variance "
+       "rescue.log_lengthscale_var; 0 keeps the weak default prior (on Branin-Currin and the robot stand-in the "
+       "runs fared no better with it: docs/results/log-lengthscales)"},
       {"rescue.min_feasibility", "0.05", kClosed, 0, 1,
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
       {"rescue.prior_at_target", "1", kInteger, 0, 1,
