@@ -162,8 +162,8 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
   return added;
 }
 
-std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
-                                         const Eigen::VectorXd& log_pof, Rng& rng, double* pof) {
+LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
+                                    const Eigen::VectorXd& log_pof, Rng& rng) {
   const int d = spec.dim();
   const std::vector<std::vector<double>> starts = most_likely_rows(pool, log_pof, 8);
   Eigen::MatrixXd zt(1, d + 1), mt, vt;
@@ -181,8 +181,12 @@ std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogat
   // local search gets enough evaluations to build its model in d dimensions.
   o.refine_evals = std::max(o.refine_evals, 10 * (d + 1));
   const SearchResult best = maximize_acquisition(spec, value, rng, o, starts);
-  *pof = best.u.empty() ? 0.0 : std::exp(best.value);
-  return best.u;
+  LikelyFeasible found;
+  if (!best.u.empty()) {
+    found.u = best.u;
+    found.probability = std::exp(best.value);
+  }
+  return found;
 }
 
 double InnerMaximization::operator()(const RowMatrix& objectives) const {
@@ -367,9 +371,8 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
       // widening would move from), it is the one seek_feasibility checks at
       // the target when no observation is expected to teach anything about
       // feasibility.
-      double pof_best = 0.0;
       const std::vector<double> u =
-          most_likely_feasible(spec, model_, pool_all, model_.log_probability_feasible(mean, var), rng, &pof_best);
+          most_likely_feasible(spec, model_, pool_all, model_.log_probability_feasible(mean, var), rng).u;
       if (!u.empty()) {
         Eigen::MatrixXd zr(1, d + 1), mr, vr;
         for (int j = 0; j < d; ++j) zr(0, j) = u[static_cast<std::size_t>(j)];

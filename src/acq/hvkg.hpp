@@ -113,13 +113,17 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
                         double threshold, std::size_t want, int rounds, Rng& rng, Eigen::MatrixXd* pool,
                         Eigen::MatrixXd* z, Eigen::MatrixXd* mean, Eigen::MatrixXd* var,
                         std::vector<Eigen::Index>* keep);
+/// What most_likely_feasible found: `u` empty (and `probability` 0) if nothing.
+struct LikelyFeasible {
+  std::vector<double> u;     // unit configuration (d)
+  double probability = 0.0;  // its predicted probability of feasibility at the target
+};
 /// The unit configuration the model holds most likely feasible at the target:
 /// the candidate search (target fidelity only; at least 10 (d + 1) evaluations
 /// per local refinement) of the log probability of feasibility, started also
 /// from the 8 rows of `pool` (unit configurations) with the largest `log_pof`.
-/// Sets *pof to its probability; empty (and *pof = 0) if the search found none.
-std::vector<double> most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
-                                         const Eigen::VectorXd& log_pof, Rng& rng, double* pof);
+LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
+                                    const Eigen::VectorXd& log_pof, Rng& rng);
 /// The expected best probability of feasibility over a pool of target-fidelity
 /// points after observing `candidate` (unit configuration and fidelity, d+1):
 /// the average over the fantasies of `base` (K x P samples, e.g. antithetic

@@ -136,7 +136,7 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
   std::vector<rescue::bench::StrategyCalibration> results;
   for (const std::string& problem : cfg.problems)
     for (const std::string& strategy : cfg.strategies) {
-      rescue::bench::StrategyCalibration sc{problem, strategy, {}};
+      rescue::bench::StrategyCalibration sc{problem, strategy, {}, {}, {}};
       for (std::size_t i = 0; i < runs.size(); ++i)
         if (runs[i].spec.problem == problem && runs[i].spec.strategy == strategy) {
           sc.tally.own.merge(tallies[i].own);

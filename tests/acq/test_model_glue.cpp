@@ -706,9 +706,10 @@ TEST(FeasibilitySearch, MostLikelyFeasibleMatchesAGridSearch) {
   Eigen::MatrixXd z(4, 3), mean, var;
   z << pool, Eigen::Vector4d::Constant(model.target_unit());
   model.predict(z, &mean, &var);
-  double pof = -1.0;
-  const std::vector<double> u =
-      acq::most_likely_feasible(p, model, pool, model.log_probability_feasible(mean, var), rng, &pof);
+  const acq::LikelyFeasible found =
+      acq::most_likely_feasible(p, model, pool, model.log_probability_feasible(mean, var), rng);
+  const std::vector<double>& u = found.u;
+  const double pof = found.probability;
   ASSERT_EQ(u.size(), 2u);
   Eigen::MatrixXd zu(1, 3), mu, vu;
   zu << u[0], u[1], model.target_unit();
