@@ -325,7 +325,7 @@ rescue_status rescue_problem_get_param(const rescue_problem* problem, const char
     const std::string name = need_name(key, "parameter name");
     need(value, "value pointer");
     rescue::check_parameter_name(name);
-    *value = problem->spec.param(name, rescue::parameter_default(*rescue::find_parameter(name)));
+    *value = problem->spec.param(name);
   });
 }
 

@@ -16,10 +16,11 @@ namespace rescue::acq {
 /// fidelity s (user units). Return -infinity to exclude a point.
 using AcquisitionFn = std::function<double(const double* u, double s)>;
 
+/// search_options (strategy_options.hpp) fills it from the problem's parameters.
 struct SearchOptions {
-  int starts = 128;         // Sobol points in (configuration, fidelity)
-  int refine = 3;           // best starts refined locally
-  int refine_evals = 40;    // evaluations per refinement
+  int starts = 1;           // Sobol points in (configuration, fidelity)
+  int refine = 0;           // best starts refined locally
+  int refine_evals = 1;     // evaluations per refinement
   bool target_only = false; // search at the target fidelity only
   double max_cost = HUGE_VAL;  // skip (x, s) that cost more than this
 };
@@ -36,6 +37,17 @@ struct SearchResult {
 SearchResult maximize_acquisition(const ProblemSpec& spec, const AcquisitionFn& f, Rng& rng,
                                   const SearchOptions& options,
                                   const std::vector<std::vector<double>>& extra_starts = {});
+
+/// The outer objective from an estimated gain and the cost of (x, s): gain /
+/// cost, as in the paper's C-HVKG, for a positive gain. The Monte Carlo
+/// estimate of a gain can come out negative (the inner maximization is greedy
+/// and the hypervolume of a set is not convex in its points), most often when
+/// the model is confident and every true gain is tiny; divided by the cost,
+/// such estimates would rank the most expensive candidates first. A
+/// non-positive gain is multiplied by the cost instead: it ranks below every
+/// positive one and, among non-positive ones, cheap candidates first.
+/// Continuous and increasing in the gain at a fixed cost.
+inline double cost_normalized_gain(double gain, double cost) { return gain > 0.0 ? gain / cost : gain * cost; }
 
 /// Snaps a unit configuration to a valid one (integers rounded) and back to unit coordinates.
 void snap_unit(const ProblemSpec& spec, double* u);

@@ -4,8 +4,6 @@
 
 namespace rescue::acq {
 
-bool fixed_prior_form(const ProblemSpec& spec) { return spec.param("rescue.fixed_prior", 0.0) != 0.0; }
-
 std::string fidelity_variable_name(const ProblemSpec& spec) {
   std::string name = "fidelity";
   auto taken = [&](const std::string& n) {
@@ -66,16 +64,12 @@ causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::v
   return causal::DataTable::from_complete_rows(vars, data);
 }
 
-CausalPrior::CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm)
-    : spec_(spec),
-      cpm_(std::move(cpm)),
-      // By default the prior is f_do(x, s_target) at every fidelity: where the
-      // causal model's fidelity effect is cruder than the data's, a mean
-      // f_do(x, s) leaves residuals that change fast with s, the GP learns a
-      // short fidelity lengthscale and low fidelities stop informing the target
-      // (on Park it fitted 0.1-0.5 where the plain GP fits about 9, and the runs
-      // spent their budget near the target). The paper's fixed form keeps f_do(x, s).
-      at_target_(spec.param("rescue.prior_at_target", 1.0) != 0.0 && !fixed_prior_form(spec)) {}
+CausalPrior::CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm, bool at_target)
+    // The calibrated prior is f_do(x, s_target) at every fidelity: where the
+    // causal model's fidelity effect is cruder than the data's, a mean
+    // f_do(x, s) leaves residuals that change fast with s, the GP learns a
+    // short fidelity lengthscale and low fidelities stop informing the target.
+    : spec_(spec), cpm_(std::move(cpm)), at_target_(at_target) {}
 
 void CausalPrior::query(const Eigen::MatrixXd& Z) {
   if (Z.rows() == last_z_.rows() && Z.cols() == last_z_.cols() && Z == last_z_) return;

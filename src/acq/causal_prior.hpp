@@ -31,13 +31,11 @@ causal::DataTable causal_table(const ProblemSpec& spec, const std::vector<std::v
                                const std::vector<Observation>& observations, std::size_t n_obs,
                                std::size_t n_logs = static_cast<std::size_t>(-1));
 
-/// Whether the paper's fixed MF-CGP prior form is asked for (rescue.fixed_prior):
-/// causal mean and kernel term unscaled, estimates at the queried fidelity.
-bool fixed_prior_form(const ProblemSpec& spec);
-
 class CausalPrior {
  public:
-  CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm);
+  /// at_target: query f_do and sigma at the target fidelity whatever the
+  /// input's fidelity; otherwise at the input's (the paper's form).
+  CausalPrior(const ProblemSpec& spec, causal::CausalPerformanceModel cpm, bool at_target);
 
   /// GP hooks: unit inputs (n x (d+1), fidelity last) -> n x (M+Q) values with
   /// objectives in the minimization convention.
@@ -53,7 +51,7 @@ class CausalPrior {
 
   ProblemSpec spec_;
   causal::CausalPerformanceModel cpm_;
-  bool at_target_;  // query f_do at the target fidelity whatever the input's (rescue.prior_at_target)
+  bool at_target_;
   // The two hooks are called at the same inputs one after the other: one query serves both.
   Eigen::MatrixXd last_z_, last_mean_, last_sd_;
 };

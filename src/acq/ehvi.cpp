@@ -40,7 +40,7 @@ std::optional<Suggestion> Ehvi::propose(const EngineView& view, Rng& rng) {
     if (model_.mean_violation(mean.row(i)) > 0.0) continue;
     for (int m = 0; m < M; ++m) front.push_back(mean(i, m));
   }
-  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples", 128)), M, rng);
+  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples")), M, rng);
   Eigen::VectorXd z(d + 1), mu;
   Eigen::MatrixXd cov;
   auto value = [&](const double* u, double s) {
@@ -83,7 +83,7 @@ std::optional<Suggestion> Momf::propose(const EngineView& view, Rng& rng) {
     for (int m = 0; m < M; ++m) front.push_back(mean(i, m));
     front.push_back(-t.X(i, d));
   }
-  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples", 128)), M + 1, rng);
+  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples")), M + 1, rng);
   Eigen::VectorXd z(d + 1), mu, aug_mean(M + 1);
   Eigen::MatrixXd cov, aug_cov = Eigen::MatrixXd::Zero(M + 1, M + 1);
   std::vector<double> x(d);

@@ -13,10 +13,10 @@ namespace rescue::acq {
 
 RecommenderOptions RecommenderOptions::from(const ProblemSpec& spec) {
   RecommenderOptions o;
-  o.population = std::max(4, static_cast<int>(spec.param("recommend.population", o.population)));
-  o.generations = std::max(0, static_cast<int>(spec.param("recommend.generations", o.generations)));
-  o.max_points = std::max(1, static_cast<int>(spec.param("recommend.points", o.max_points)));
-  o.feasibility = spec.param("recommend.feasibility", o.feasibility);
+  o.population = static_cast<int>(spec.param("recommend.population"));
+  o.generations = static_cast<int>(spec.param("recommend.generations"));
+  o.max_points = static_cast<int>(spec.param("recommend.points"));
+  o.feasibility = spec.param("recommend.feasibility");
   // Checked here too: checkpoints restore parameters without their domain
   // check, and a quantile of +-inf would turn every violation into NaN, which
   // counts as feasible.
@@ -24,6 +24,32 @@ RecommenderOptions RecommenderOptions::from(const ProblemSpec& spec) {
     fail(Status::OutOfRange, "recommend.feasibility must lie in (0, 1)");
   return o;
 }
+
+namespace {
+
+// The nondominated rows of fs (n x M, minimized), thinned to the most
+// hypervolume-preserving subset of at most max_points (reference: 10% beyond
+// the set's nadir); indices ascending.
+std::vector<std::size_t> thinned_front(const std::vector<double>& fs, std::size_t n, int M, int max_points) {
+  std::vector<std::size_t> keep = moo::nondominated_indices(fs.data(), n, M, nullptr, false);
+  if (static_cast<int>(keep.size()) <= max_points) return keep;
+  std::vector<double> sub;
+  for (std::size_t i : keep) sub.insert(sub.end(), &fs[i * M], &fs[i * M] + M);
+  std::vector<double> ref(M, -HUGE_VAL), ideal(M, HUGE_VAL);
+  for (std::size_t k = 0; k < keep.size(); ++k)
+    for (int m = 0; m < M; ++m) {
+      ref[m] = std::max(ref[m], sub[k * M + m]);
+      ideal[m] = std::min(ideal[m], sub[k * M + m]);
+    }
+  for (int m = 0; m < M; ++m) ref[m] += 0.1 * std::max(ref[m] - ideal[m], 1e-12);
+  const auto g = moo::greedy_hv_selection(sub.data(), keep.size(), M, ref.data(), max_points);
+  std::vector<std::size_t> thinned;
+  for (std::size_t k : g.indices) thinned.push_back(keep[k]);
+  std::sort(thinned.begin(), thinned.end());
+  return thinned;
+}
+
+}  // namespace
 
 std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Surrogate& model,
                                               const std::vector<Observation>& observations, Rng& rng,
@@ -89,24 +115,7 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   }
   ParetoSet out;
   if (xs.empty()) return out;
-  std::vector<std::size_t> keep = moo::nondominated_indices(fs.data(), xs.size(), M, nullptr, false);
-  if (static_cast<int>(keep.size()) > options.max_points) {
-    // Thin to the most hypervolume-preserving subset (reference: 10% beyond the set's nadir).
-    std::vector<double> sub;
-    for (std::size_t i : keep) sub.insert(sub.end(), &fs[i * M], &fs[i * M] + M);
-    std::vector<double> ref(M, -HUGE_VAL), ideal(M, HUGE_VAL);
-    for (std::size_t k = 0; k < keep.size(); ++k)
-      for (int m = 0; m < M; ++m) {
-        ref[m] = std::max(ref[m], sub[k * M + m]);
-        ideal[m] = std::min(ideal[m], sub[k * M + m]);
-      }
-    for (int m = 0; m < M; ++m) ref[m] += 0.1 * std::max(ref[m] - ideal[m], 1e-12);
-    const auto g = moo::greedy_hv_selection(sub.data(), keep.size(), M, ref.data(), options.max_points);
-    std::vector<std::size_t> thinned;
-    for (std::size_t k : g.indices) thinned.push_back(keep[k]);
-    std::sort(thinned.begin(), thinned.end());
-    keep = thinned;
-  }
+  const std::vector<std::size_t> keep = thinned_front(fs, xs.size(), M, options.max_points);
   for (std::size_t i : keep) {
     out.x.push_back(xs[i]);
     std::vector<double> y(M);

@@ -15,9 +15,9 @@
 namespace rescue::acq {
 
 struct RecommenderOptions {
-  int population = 100;
-  int generations = 60;
-  int max_points = 100;  // the recommended set is thinned to this many by greedy hypervolume
+  int population = 0;
+  int generations = 0;
+  int max_points = 0;  // the recommended set is thinned to this many by greedy hypervolume
   /// Probability with which the model must expect each constraint of a
   /// recommended configuration to hold; at 0.5 its posterior mean satisfies it.
   double feasibility = 0.5;
@@ -36,6 +36,6 @@ struct RecommenderOptions {
 /// Returns nullopt when the model is not ready.
 std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Surrogate& model,
                                               const std::vector<Observation>& observations, Rng& rng,
-                                              const RecommenderOptions& options = {});
+                                              const RecommenderOptions& options);
 
 }  // namespace rescue::acq

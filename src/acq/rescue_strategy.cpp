@@ -18,24 +18,24 @@ std::vector<causal::NamedEdge> named(const std::vector<EdgeSpec>& edges) {
 
 }  // namespace
 
-gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
+gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& options) {
   gp::GpOptions o;
   // Without the causal mean the surrogate is hvkg's plain multi-fidelity GP,
   // and the causal model steers C-HVKG only through HV_CI.
-  if (!causal_mean(spec)) return o;
-  const bool fixed = fixed_prior_form(spec);
+  if (!options.causal_mean()) return o;
+  const bool fixed = options.fixed_prior;
   o.learn_mean_constant = !fixed;
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
   o.hook_coupling = gp::HookCoupling::Coregionalized;
-  o.prior_mode_by_loo = spec.param("rescue.prior_by_loo", 1.0) != 0.0;
+  o.prior_mode_by_loo = true;
   // With the prior at the target for every fidelity the residual carries the
   // whole fidelity discrepancy. The product kernel k_in k_fid carries its part
   // that is the same for every configuration only through long input
   // lengthscales, which the outputs share; a learned mean term c_m (t - s)
   // carries it at one parameter per output. The paper's fixed form has none.
   const FidelitySpec& f = spec.fidelity();
-  o.learn_fidelity_offset = !fixed && f.upper > f.lower && spec.param("rescue.fidelity_offset", 1.0) != 0.0;
+  o.learn_fidelity_offset = !fixed && f.upper > f.lower;
   o.fidelity_anchor = f.upper > f.lower ? f.unit(f.target) : 1.0;
   // Small data with a prior that explains most of an output leave its
   // residual to be read as noise; the low-noise start (gp_fit.cpp) gets out.
@@ -44,17 +44,14 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec) {
   return o;
 }
 
-bool causal_mean(const ProblemSpec& spec) {
-  return spec.param("rescue.prior_mean", 1.0) != 0.0 || fixed_prior_form(spec);
-}
-
 void validate_causal_knowledge(const ProblemSpec& spec) {
   const std::vector<causal::Variable> vars = causal_variables(spec);
   const causal::StructuralConstraints constraints(vars, named(spec.required_edges()), named(spec.forbidden_edges()));
   if (spec.has_user_dag()) constraints.check(causal::Graph::dag_from_edges(vars, named(spec.user_dag())));
 }
 
-Rescue::Rescue(const ProblemSpec& spec) : Hvkg(spec, mf_cgp_options(spec)) {}
+Rescue::Rescue(const ProblemSpec& spec, const RescueOptions& options)
+    : Hvkg(spec, mf_cgp_options(spec, options)), options_(options) {}
 
 CausalKnowledge CausalKnowledge::of(const ProblemSpec& spec) {
   CausalKnowledge k;
@@ -103,47 +100,27 @@ namespace {
 
 // Learns the causal model of the data; nullptr when there are too few rows or
 // the data do not allow a model (then the caller keeps what it had).
-std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKnowledge& knowledge,
+std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const RescueOptions& options,
+                                         const CausalKnowledge& knowledge,
                                          const std::vector<std::vector<double>>& observational, std::size_t n_logs,
                                          const std::vector<Observation>& observations, std::size_t n_obs) {
   const causal::DataTable table = causal_table(spec, observational, observations, n_obs, n_logs);
   if (table.rows() < 2) return nullptr;
   causal::CpmOptions o;
-  o.method = spec.param("rescue.discovery", 0.0) != 0.0 ? causal::DiscoveryMethod::DirectLiNGAM
-                                                         : causal::DiscoveryMethod::PC;
-  o.alpha = spec.param("rescue.alpha", 0.05);
-  const double repair = spec.param("rescue.repair", 2.0);
-  o.repair = repair == 0.0  ? causal::RepairScope::None
-             : repair >= 2.0 ? causal::RepairScope::All
-                             : causal::RepairScope::Outputs;
-  o.prune = spec.param("rescue.prune", 0.0) != 0.0;
-  o.scm.equations.interactions = spec.param("rescue.interactions", 1.0) != 0.0;
-  o.scm.equations.kernel = spec.param("rescue.gp_equations", 0.0) != 0.0;
+  o.method = options.discovery;
+  o.alpha = options.alpha;
+  o.repair = options.repair;
+  // The product forms of the structural equations, for effects that one
+  // parent scales (a fidelity that multiplies the effects of options).
+  o.scm.equations.interactions = true;
   o.seed = spec.seed();
   if (knowledge.has_dag) o.user_dag = named(knowledge.dag);
   o.required = named(knowledge.required);
   o.forbidden = named(knowledge.forbidden);
-  // rescue.fidelity_parents = 1: the fidelity is required as a parent of every
-  // objective and constraint metric (unless the user forbade the edge). A
-  // fidelity that changes the environment, such as the robot stand-in's
-  // clutter, acts on an output directly as well as through the indicators,
-  // and the repair's test can miss that edge (fidelity -> completion there).
-  const bool varies = spec.fidelity().upper > spec.fidelity().lower;
-  if (spec.param("rescue.fidelity_parents", 0.0) != 0.0 && varies && !knowledge.has_dag) {
-    const std::string from = fidelity_variable_name(spec);
-    std::vector<std::string> outputs;
-    for (const auto& ob : spec.objectives()) outputs.push_back(ob.name);
-    for (const auto& c : spec.constraints()) outputs.push_back(c.name);
-    auto listed = [&](const std::vector<causal::NamedEdge>& edges, const std::string& to) {
-      for (const auto& e : edges)
-        if (e.from == from && e.to == to) return true;
-      return false;
-    };
-    for (const std::string& to : outputs)
-      if (!listed(o.forbidden, to) && !listed(o.required, to)) o.required.push_back({from, to});
-  }
   try {
-    return std::make_shared<CausalPrior>(spec, causal::learn_cpm(table, o));
+    // The paper's fixed form queries f_do(x, s) at the queried fidelity; the
+    // calibrated prior at the target (CausalPrior).
+    return std::make_shared<CausalPrior>(spec, causal::learn_cpm(table, o), !options.fixed_prior);
   } catch (const Error& e) {
     // A user DAG that does not fit the problem is the user's error; a model
     // that cannot be learned from these data keeps the previous prior.
@@ -154,33 +131,6 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
 
 }  // namespace
 
-Eigen::VectorXd lengthscales_from_logs(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                                       std::size_t n_logs) {
-  const int d = spec.dim(), K = spec.num_indicators(), M = spec.num_objectives(), Q = spec.num_constraints();
-  std::vector<Observation> rows;
-  for (std::size_t i = 0; i < std::min(n_logs, observational.size()); ++i) {
-    const std::vector<double>& r = observational[i];
-    if (static_cast<int>(r.size()) != d + 1 + K + M + Q) continue;
-    Observation o;
-    o.x.assign(r.begin(), r.begin() + d);
-    o.s = r[d];
-    o.y.assign(r.begin() + d + 1 + K, r.begin() + d + 1 + K + M);
-    o.g.assign(r.begin() + d + 1 + K + M, r.end());
-    bool usable = std::isfinite(o.s) && o.s >= spec.fidelity().lower && o.s <= spec.fidelity().upper;
-    for (double v : o.x) usable = usable && std::isfinite(v);
-    if (usable) rows.push_back(std::move(o));
-  }
-  if (static_cast<int>(rows.size()) < 2 * (d + 1)) return {};
-  try {
-    Surrogate logs(spec);
-    Rng rng(spec.seed() * 0x9E3779B97F4A7C15ULL + 0x6C6F6773ULL);
-    if (!logs.fit(rows, rng)) return {};
-    return logs.gp().hyperparameters().log_lengthscale;
-  } catch (const Error&) {
-    return {};
-  }
-}
-
 void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
                    const std::vector<std::vector<double>>& observational, std::size_t n_logs,
                    const std::vector<Observation>& observations, std::size_t n_obs) {
@@ -188,36 +138,22 @@ void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
   learned_at_ = n_obs;
   learned_logs_ = std::min(n_logs, observational.size());
   learned_knowledge_ = knowledge;
-  // The logs also say how fast the outputs vary with each option and with the
-  // fidelity, over all the fidelities, where a run's early data sit at the
-  // cheap end. With rescue.log_lengthscales = 1 their plain model's
-  // lengthscales centre the GP's lengthscale prior (variance
-  // rescue.log_lengthscale_var). Off by default: the runs fared no better
-  // (docs/results/log-lengthscales); the GP's residual from the causal mean
-  // need not vary as the outputs themselves do.
-  if (spec.param("rescue.log_lengthscales", 0.0) != 0.0 && learned_logs_ != hyperprior_logs_) {
-    hyperprior_logs_ = learned_logs_;
-    model_.set_lengthscale_prior(lengthscales_from_logs(spec, observational, learned_logs_),
-                                 spec.param("rescue.log_lengthscale_var", 0.25));
-  }
-  std::shared_ptr<CausalPrior> next = learn_prior(spec, knowledge, observational, n_logs, observations, n_obs);
+  std::shared_ptr<CausalPrior> next = learn_prior(spec, options_, knowledge, observational, n_logs, observations, n_obs);
   if (!next) return;
   prior_ = next;
   preview_.reset();
-  if (!causal_mean(spec)) return;
+  if (!options_.causal_mean()) return;
   std::shared_ptr<CausalPrior> prior = prior_;
   // The causal kernel term sigma sigma' of MF-CGP can be left out (the
   // estimates then enter as the prior mean only); the paper's fixed form keeps it.
-  const bool kernel_term =
-      spec.param("rescue.causal_kernel", 1.0) != 0.0 || fixed_prior_form(spec);
   gp::KernelHook sigma;
-  if (kernel_term) sigma = [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); };
+  if (options_.kernel_term()) sigma = [prior](const Eigen::MatrixXd& Z) { return prior->sd(Z); };
   model_.set_prior([prior](const Eigen::MatrixXd& Z) { return prior->mean(Z); }, std::move(sigma));
 }
 
 void Rescue::before_fit(const EngineView& view) {
   const std::size_t n = view.observations.size();
-  const std::size_t every = static_cast<std::size_t>(std::max(1.0, spec_.param("rescue.relearn_every", 40)));
+  const std::size_t every = options_.relearn_every;
   const CausalKnowledge knowledge = CausalKnowledge::of(view.spec);
   // Relearned every N_l observations (Algorithm 1, line 6), and at once when
   // the user changes the knowledge or adds logs.
@@ -231,7 +167,7 @@ CausalPrior* Rescue::causal(const EngineView& view) {
   if (prior_ && knowledge == learned_knowledge_ && view.observational.size() == learned_logs_) return prior_.get();
   const std::size_t rows = view.observational.size() + view.observations.size();
   if (!preview_ || preview_rows_ != rows || knowledge != preview_knowledge_) {
-    preview_ = learn_prior(view.spec, knowledge, view.observational, view.observational.size(), view.observations,
+    preview_ = learn_prior(view.spec, options_, knowledge, view.observational, view.observational.size(), view.observations,
                            view.observations.size());
     preview_rows_ = rows;
     preview_knowledge_ = knowledge;
@@ -245,10 +181,9 @@ bool Rescue::causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) {
   // The calibrated estimates b_m + a_m f_do are the causal model as the data
   // have judged it: one the fit has switched off (a_m = 0) no longer steers
   // the inner sets, while a trusted one does as in the paper.
-  // The paper's fixed form (a_m = 1, b_m = 0) uses f_do itself.
-  // Without the causal mean there is no calibration: f_do itself.
-  if (causal_mean(spec_) && spec_.param("rescue.ci_calibrated", 1.0) != 0.0 &&
-      !fixed_prior_form(spec_))
+  // The paper's fixed form (a_m = 1, b_m = 0) uses f_do itself, and so does a
+  // GP without the causal mean, which has no calibration.
+  if (options_.causal_mean() && !options_.fixed_prior)
     *out = model_.gp().prior_mean(z).leftCols(M);
   else
     *out = prior_->mean(z).leftCols(M);

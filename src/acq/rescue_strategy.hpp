@@ -3,44 +3,39 @@
 //
 // - The causal performance model is learned from the observational data at
 //   the start (line 2) and relearned from observational plus interventional
-//   data every rescue.relearn_every (N_l, default 40) new observations (line
-//   6). Without observational data and without a user DAG it is learned from
-//   the interventional data alone (below five rows: the prior graph in which
+//   data every rescue.relearn_every (N_l) new observations (line 6). Without
+//   observational data and without a user DAG it is learned from the
+//   interventional data alone (below five rows: the prior graph in which
 //   every option and the fidelity may affect every outcome), so RESCUE also
 //   serves users with no logs; its prior is then weaker at the start.
-// - MF-CGP: the GP's prior mean is f_do(x, s) and its kernel adds
-//   sigma(x, s) sigma(x', s') to k_in k_fid, both multiplied by K_obj:
+// - MF-CGP: the GP's prior mean is f_do and its kernel adds
+//   sigma sigma' to k_in k_fid, both multiplied by K_obj:
 //   k_mm' = (k_in k_fid + w_c sigma_m sigma_m') K_obj[m, m'] on standardized
 //   outputs, i.e. sigma enters each output pair scaled by that pair's
 //   inter-output covariance (HookCoupling::Coregionalized). So that a wrong
-//   causal model is overridden by data, the mean is b_m + a_m f_do with a
-//   learned scale a_m and offset b_m per output and w_c is learned; with
-//   rescue.fixed_prior = 1, a_m = 1, b_m = 0, w_c = 1 and no fidelity offset
-//   (rescue.fidelity_offset): the paper's form.
-//   Whether the prior is on (a_m near 1) or off (a_m = 0) is decided by the
-//   leave-one-out predictive density (rescue.prior_by_loo = 1, the default;
-//   0 by the evidence, which can keep a prior that predicts worse; gp_fit.cpp).
-// - By default (rescue.prior_at_target = 1) f_do and sigma are evaluated at
-//   the target fidelity for every fidelity s, and the fidelity discrepancy is
-//   left to k_fid (causal_prior.cpp says why); 0, or the fixed form, uses
-//   f_do(x, s) and sigma(x, s) as in the paper.
+//   causal model is overridden by data, the prior is calibrated: the mean is
+//   b_m + a_m f_do + c_m (s_target - s) with a learned scale a_m, offset b_m
+//   and fidelity offset c_m per output, w_c is learned, f_do and sigma are
+//   evaluated at the target fidelity for every s (the fidelity discrepancy is
+//   left to k_fid and c_m; causal_prior.cpp says why), and the fit with the
+//   prior on and the plain one are chosen between by leave-one-out predictive
+//   density (gp_fit.cpp). rescue.fixed_prior = 1 gives the paper's form:
+//   a_m = 1, b_m = 0, w_c = 1, no fidelity offset, f_do(x, s) and sigma(x, s).
 // - C-HVKG: as hvkg, with the inner selection maximizing HV_GP + w HV_CI
-//   (w = rescue.weight, default 0.5), HV_CI the hypervolume of f_do at the
-//   target of the same set, by default (rescue.ci_calibrated = 1) of the
-//   GP's calibrated b_m + a_m f_do, so a prior the fit switched off no longer
-//   steers the inner sets (0, or the fixed form: f_do itself); the outer
+//   (w = rescue.weight), HV_CI the hypervolume at the target of the same set
+//   under the GP's calibrated b_m + a_m f_do, so a prior the fit switched off
+//   no longer steers the inner sets (the fixed form: f_do itself); the outer
 //   maximization skips candidates whose probability of feasibility at the
-//   target is below rescue.min_feasibility
-//   (default 0.05; the paper's E[g(x, s_target)] > 0).
-// - Discovery: rescue.discovery 0 = PC (default), 1 = DirectLiNGAM;
-//   rescue.alpha the PC significance level (0.05). rescue.repair: after
-//   discovery, a nonparametric check of the local Markov condition restores
-//   missed parents (input_edge_repair.hpp): 0 none, 1 the options and
-//   fidelity of objectives and constraints, 2 (default) also the options and
-//   fidelity of indicators and the indicators of objectives and constraints. A
-//   user DAG (rescue_set_dag) replaces discovery and is not repaired.
-//   rescue.interactions = 1 (default) adds the pairwise-product form to the
-//   candidate forms of each structural equation (structural_equation.hpp).
+//   target is below 0.05 (the paper's E[g(x, s_target)] > 0).
+// - Discovery: rescue.discovery 0 = PC, 1 = DirectLiNGAM; rescue.alpha the PC
+//   significance level. rescue.repair: after discovery, a nonparametric check
+//   of the local Markov condition restores missed parents
+//   (input_edge_repair.hpp): 0 none, 1 the options and fidelity of objectives
+//   and constraints, 2 also the options and fidelity of indicators and the
+//   indicators of objectives and constraints. A user DAG (rescue_set_dag)
+//   replaces discovery and is not repaired. Each structural equation chooses
+//   among linear, random-feature and pairwise-product forms by
+//   cross-validation (structural_equation.hpp).
 #pragma once
 #include <memory>
 #include <string>
@@ -73,7 +68,7 @@ struct CausalKnowledge {
 
 class Rescue : public Hvkg {
  public:
-  explicit Rescue(const ProblemSpec& spec);
+  explicit Rescue(const ProblemSpec& spec) : Rescue(spec, RescueOptions::from(spec)) {}
   std::string name() const override { return "rescue"; }
   CausalPrior* causal(const EngineView& view) override;
   nlohmann::json save_state() const override;
@@ -88,37 +83,29 @@ class Rescue : public Hvkg {
  protected:
   void before_fit(const EngineView& view) override;
   bool causal_objectives(const Eigen::MatrixXd& z, RowMatrix* out) override;
-  double causal_weight() const override { return spec_.param("rescue.weight", 0.5); }
-  double outer_feasibility_floor() const override { return spec_.param("rescue.min_feasibility", 0.05); }
+  double causal_weight() const override { return options_.weight; }
+  /// The paper's restriction of (x_t, s_t) to configurations that may be
+  /// feasible at the target, at a low floor so that the search keeps room.
+  double outer_feasibility_floor() const override { return 0.05; }
 
  private:
+  Rescue(const ProblemSpec& spec, const RescueOptions& options);
+
+  RescueOptions options_;
   std::shared_ptr<CausalPrior> prior_;
   std::shared_ptr<CausalPrior> preview_;  // for queries before the strategy learned its own
   std::size_t preview_rows_ = 0;
   CausalKnowledge preview_knowledge_;
   std::size_t learned_at_ = 0;    // observations used by the current causal model
   std::size_t learned_logs_ = 0;  // observational rows used by it
-  std::size_t hyperprior_logs_ = static_cast<std::size_t>(-1);  // log rows the lengthscale prior came from
   bool learned_ = false;
   CausalKnowledge learned_knowledge_;  // the user DAG and edge constraints it was learned with
 };
 
 /// GP options of the MF-CGP: learned prior scale, offset and weight, or the
-/// paper's fixed form when rescue.fixed_prior is set; hvkg's plain options
-/// when rescue.prior_mean is 0.
-gp::GpOptions mf_cgp_options(const ProblemSpec& spec);
-
-/// The log lengthscales (d + 1, the fidelity last) of hvkg's plain GP fitted
-/// to the first n_logs observational rows (options, fidelity, outputs; rows of
-/// the wrong width or with a non-finite option or an out-of-range fidelity are
-/// skipped), seeded by the problem's seed; empty with fewer than 2 (d + 1)
-/// usable rows or when the fit fails (rescue.log_lengthscales).
-Eigen::VectorXd lengthscales_from_logs(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                                       std::size_t n_logs);
-
-/// Whether the causal estimates enter the GP as its prior mean (and kernel
-/// term): rescue.prior_mean, which the paper's fixed form overrides.
-bool causal_mean(const ProblemSpec& spec);
+/// paper's fixed form (RescueOptions::fixed_prior); hvkg's plain options
+/// without the causal mean.
+gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& options);
 
 /// Checks a user DAG or edge constraints against the problem's variables and
 /// the structural rules; throws rescue::Error with the first problem found.

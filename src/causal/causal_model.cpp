@@ -37,7 +37,6 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
   m.outputs_ = table.columns_with_role(Role::Objective);
   for (int c : table.columns_with_role(Role::Constraint)) m.outputs_.push_back(c);
   m.mc_samples_ = options.mc_samples;
-  m.kernel_delta_spread_ = options.kernel_delta_spread;
   m.cache_capacity_ = options.cache_capacity;
   const std::size_t P = static_cast<std::size_t>(p);
   m.intervened_.assign(P, 0);
@@ -142,29 +141,6 @@ void CausalModel::estimate(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, 
   for (Eigen::Index b = 0; b < n; b += kChunk) estimate_chunk(xs, s, b, std::min(n, b + kChunk), mean, sd);
 }
 
-namespace {
-
-// The parents' means over the draws at each query point (B x parents) in
-// *centre; true when every noisy parent's spread there (its sd over the draws)
-// is at most `fraction` of the GP form's lengthscale for it.
-bool narrow_parents(const StructuralEquation& eq, const std::vector<int>& pa, const std::vector<Eigen::MatrixXd>& val,
-                    double fraction, Eigen::MatrixXd* centre) {
-  if (!(fraction > 0.0)) return false;
-  for (std::size_t c = 0; c < pa.size(); ++c) {
-    const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];
-    const Eigen::Index C = static_cast<Eigen::Index>(c);
-    if (c == 0) centre->resize(pv.rows(), static_cast<Eigen::Index>(pa.size()));
-    centre->col(C) = pv.rowwise().mean();
-    if (pv.cols() == 1) continue;
-    const double spread =
-        std::sqrt(((pv.colwise() - centre->col(C)).rowwise().squaredNorm() / static_cast<double>(pv.cols())).maxCoeff());
-    if (!(spread <= fraction * eq.kernel_lengthscale(static_cast<int>(c)))) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::Index begin,
                                  Eigen::Index end, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) const {
   const Eigen::Index B = end - begin, K = mc_samples_;
@@ -216,17 +192,6 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
           out.colwise() += b * pv.col(0);
         else
           out += b * pv;
-      }
-    } else if (Eigen::MatrixXd centre; eq.kind() == StructuralEquation::Kind::Kernel &&
-                                       narrow_parents(eq, pa, val, kernel_delta_spread_, &centre)) {
-      // The delta method (see ScmOptions::kernel_delta_spread).
-      Eigen::MatrixXd gradient;
-      out = eq.predict(centre, &gradient).replicate(1, K);
-      for (std::size_t c = 0; c < pa.size(); ++c) {
-        const Eigen::MatrixXd& pv = val[static_cast<std::size_t>(pa[c])];
-        if (pv.cols() == 1) continue;
-        const Eigen::Index C = static_cast<Eigen::Index>(c);
-        out += ((pv.colwise() - centre.col(C)).array().colwise() * gradient.col(C).array()).matrix();
       }
     } else {
       Eigen::MatrixXd P_(B * K, static_cast<Eigen::Index>(pa.size()));

@@ -18,13 +18,6 @@ namespace rescue::causal {
 struct ScmOptions {
   EquationOptions equations;
   int mc_samples = 128;            // common random numbers per query point
-  /// A GP-form equation costs a kernel row per training row and draw. Where
-  /// its noisy parents spread over less than this fraction of their
-  /// lengthscales at every query point, it is propagated to first order (the
-  /// delta method: f at the parents' mean plus its gradient times each draw's
-  /// deviation; the mean's error is second order in the spread) instead of
-  /// evaluated at every draw; 0 always evaluates every draw.
-  double kernel_delta_spread = 0.1;
   std::uint64_t seed = 0;
   std::size_t cache_capacity = 1u << 16;  // cached query points; 0 disables the cache
 };
@@ -88,7 +81,6 @@ class CausalModel {
   Eigen::MatrixXd loading_;     // variables x variables: weight of each noise term
   Eigen::VectorXd noise_var_;
   int mc_samples_ = 0;
-  double kernel_delta_spread_ = 0.0;
   std::size_t cache_capacity_ = 0;
   std::unordered_map<std::string, std::pair<Eigen::VectorXd, Eigen::VectorXd>> cache_;
 };

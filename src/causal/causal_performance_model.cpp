@@ -51,25 +51,13 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
     cpm.source = "lingam";
   }
   if (cpm.source == "pc" || cpm.source == "lingam") {
-    // The repair and the pruning compare many candidate parent sets. The GP
-    // form is what sees a small effect (a fidelity's on Branin-Currin) beside a
-    // large smooth one, so it takes part, on a smaller subset and one shorter search.
-    EquationOptions search = options.scm.equations;
-    search.kernel_fit_rows = std::min(search.kernel_fit_rows, 150);
-    search.kernel_starts = 1;
-    search.kernel_evaluations = std::min(search.kernel_evaluations, 60);
     if (options.repair != RepairScope::None) {
       InputRepairOptions repair;
-      repair.equations = search;
+      repair.equations = options.scm.equations;
       repair.min_gain = options.repair_min_gain;
       repair.scope = options.repair;
       Rng rng(options.seed ^ 0x5eedu);
       cpm.repaired_edges = repair_input_edges(table, constraints, &cpm.dag, repair, rng);
-      constraints.check(cpm.dag);
-    }
-    if (options.prune) {
-      Rng rng(options.seed ^ 0x9e11u);
-      cpm.pruned_edges = prune_parents(table, constraints, &cpm.dag, search, rng);
       constraints.check(cpm.dag);
     }
   }

@@ -35,10 +35,6 @@ struct CpmOptions {
   /// applied to a user DAG.
   RepairScope repair = RepairScope::Outputs;
   double repair_min_gain = 0.05;
-  /// After the repair, drop the parents of indicators and outputs that the
-  /// cross-validated error does not need (prune_parents(); rescue.prune = 1).
-  /// Not applied to a user DAG.
-  bool prune = false;
 };
 
 struct CausalPerformanceModel {
@@ -47,7 +43,6 @@ struct CausalPerformanceModel {
   Graph learned;
   Graph dag;  // the DAG the structural equations are fit on (after any repair)
   int repaired_edges = 0;  // edges added by the repair
-  int pruned_edges = 0;    // edges removed by the pruning
   CausalModel model;
   /// "pc", "lingam", "user" or "prior" (too few rows for discovery: every option
   /// and the fidelity point to every indicator, objective and constraint).

@@ -107,41 +107,4 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
   return added;
 }
 
-int prune_parents(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
-                  const EquationOptions& equations, Rng& rng) {
-  if (!dag) fail(Status::NullPointer, "parent pruning: null graph");
-  if (!equations.allow_nonlinear || table.rows() < equations.min_rows_nonlinear) return 0;
-  std::vector<int> targets = table.columns_with_role(Role::Indicator);
-  for (Role role : {Role::Objective, Role::Constraint})
-    for (int c : table.columns_with_role(role)) targets.push_back(c);
-  int removed = 0;
-  for (int v : targets) {
-    const Rng base = rng.split();  // the same folds for every comparison at v
-    const Eigen::VectorXd y = table.data().col(v);
-    std::vector<int> parents = dag->parents(v);
-    double current = parents.empty() ? 0.0 : cv_error_of(table, parents, y, equations, base);
-    while (!parents.empty()) {
-      int drop = -1;
-      double best = current;
-      for (int q : parents) {
-        if (constraints.required(q, v)) continue;
-        std::vector<int> trial;
-        for (int r : parents)
-          if (r != q) trial.push_back(r);
-        const double e = cv_error_of(table, trial, y, equations, base);
-        if (e < best) {
-          best = e;
-          drop = q;
-        }
-      }
-      if (drop < 0) break;
-      dag->remove_edge(drop, v);
-      parents = dag->parents(v);
-      current = best;
-      ++removed;
-    }
-  }
-  return removed;
-}
-
 }  // namespace rescue::causal

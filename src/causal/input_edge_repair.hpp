@@ -3,7 +3,7 @@
 // non-descendants of every variable, and the local Markov condition of the DAG
 // says Y is independent of every input outside Pa(Y) given Pa(Y). PC's Fisher-z
 // tests are linear and miss dependences such as (S + 6.8) * g(x) with g of mean
-// near zero (the healthcare model), which would bias E[Y | do(x), s]. Here the
+// near zero (a fidelity that scales an option's effect), which would bias E[Y | do(x), s]. Here the
 // condition is checked with a nonparametric test: an input joins Pa(Y) when the
 // cross-validated error of the structural equation (the best of its forms:
 // linear, random features and, when enabled, pairwise products) drops by more
@@ -16,15 +16,12 @@
 // go from a later tier to an earlier one, so every option, the fidelity and
 // every indicator is a non-descendant of an objective, and every option and the
 // fidelity of an indicator. RepairScope::All applies the check there too: the
-// inputs of each indicator (clutter-times-option effects of the robot
-// stand-in, which PC misses as it does the healthcare one), then the inputs and
+// inputs of each indicator (products of an option and the fidelity, which PC
+// misses in the same way), then the inputs and
 // indicators of each objective and constraint. An edge from an earlier tier can
 // never close a cycle. Missed parents of the same tier (an indicator of an
 // indicator, a constraint metric of another) are not restored; the check can
 // only add their earlier-tier causes in their place.
-//
-// prune_parents() checks the other direction: a parent the cross-validated
-// error does not need is dropped.
 #pragma once
 #include "causal/data_table.hpp"
 #include "causal/graph.hpp"
@@ -55,16 +52,5 @@ struct InputRepairOptions {
 /// and within the constraints.
 int repair_input_edges(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
                        const InputRepairOptions& options, Rng& rng);
-
-/// The converse check: removes, one at a time, the parent of an indicator,
-/// objective or constraint metric whose removal lowers the cross-validated
-/// error of its structural equation the most, while any does (backward
-/// elimination). It drops edges the data do not support, such as an edge
-/// between two objectives that PC oriented from a shared cause, which would
-/// otherwise carry the estimation error of one output into the other. Required
-/// edges stay. Returns the number removed; does nothing with fewer rows than
-/// equations.min_rows_nonlinear. The DAG stays acyclic and within the constraints.
-int prune_parents(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
-                  const EquationOptions& equations, Rng& rng);
 
 }  // namespace rescue::causal

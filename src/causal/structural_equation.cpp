@@ -167,7 +167,6 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   int factor = -1, levels = 0;
   double best_lambda = 0.0;
   Eigen::MatrixXd best_design;
-  Eigen::VectorXd kernel_residuals;
   if (cross_validate) {
     std::vector<int> perm(static_cast<std::size_t>(n));
     std::iota(perm.begin(), perm.end(), 0);
@@ -217,37 +216,11 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
         consider(level_design, {1e-3 * nd, 1e-2 * nd, 1e-1 * nd, nd}, Kind::LevelInteractions);
       }
     }
-    if (options.kernel && k <= options.max_kernel_parents && n <= options.max_kernel_rows) {
-      try {
-        auto gp = std::make_shared<const GpRegression>(GpRegression::fit(z, y, options.kernel_fit_rows, rng, options.kernel_starts,
-                                                                                 options.kernel_evaluations));
-        const Eigen::VectorXd r = gp->fold_residuals(fold, folds);
-        const double cv = r.squaredNorm() / nd;
-        if (cv < best) {
-          best = cv;
-          chosen = Kind::Kernel;
-          eq.gp_ = std::move(gp);
-          kernel_residuals = r;
-        }
-      } catch (const Error& e) {
-        if (e.status() != Status::Numerical) throw;  // a fit that does not factor leaves the other forms
-      }
-    }
     eq.cv_nonlinear_ = best;
     nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
   }
 
-  if (nonlinear && chosen == Kind::Kernel) {
-    eq.kind_ = Kind::Kernel;
-    eq.intercept_ = 0.0;
-    eq.slopes_ = Eigen::VectorXd::Zero(k);
-    eq.omega_.resize(0, 0);
-    eq.phase_.resize(0);
-    eq.theta_.resize(0);
-    // U_V from the cross-validation residuals: the in-sample ones of a near-
-    // interpolating GP would claim almost no noise.
-    eq.residuals_ = kernel_residuals.array() - kernel_residuals.mean();
-  } else if (nonlinear) {
+  if (nonlinear) {
     eq.kind_ = chosen;
     if (chosen == Kind::LevelInteractions) {
       eq.factor_ = factor;
@@ -280,23 +253,7 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     eq.phase_.resize(0);
     eq.theta_.resize(0);
   }
-  // The GP fit is kept only by the form that uses it.
-  if (eq.kind_ != Kind::Kernel) eq.gp_.reset();
   return eq;
-}
-
-Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p, Eigen::MatrixXd* gradient) const {
-  if (kind_ != Kind::Kernel) fail(Status::InvalidState, "structural equation: gradient of a non-GP form");
-  if (p.cols() != mean_.size()) fail(Status::SizeMismatch, "structural equation: wrong number of parent columns");
-  const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
-  const Eigen::VectorXd f = gp_->predict(z, gradient);
-  gradient->array().rowwise() /= sd_.array();
-  return f;
-}
-
-double StructuralEquation::kernel_lengthscale(int j) const {
-  if (kind_ != Kind::Kernel) fail(Status::InvalidState, "structural equation: lengthscale of a non-GP form");
-  return sd_(j) * gp_->lengthscales()(j);
 }
 
 Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
@@ -317,10 +274,6 @@ Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
     case Kind::LevelInteractions: {
       const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
       return (z * slopes_ + level_products(z, factor_, factor_degree_) * theta_).array() + intercept_;
-    }
-    case Kind::Kernel: {
-      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
-      return gp_->predict(z);
     }
   }
   return Eigen::VectorXd::Zero(p.rows());

@@ -1,27 +1,21 @@
 // One structural equation V = f_V(Pa(V)) + U_V of the causal performance model
 // (paper, Background: V_i = f_i(Pa(V_i), U_i)). f_V is either linear least
 // squares, random-feature ridge regression (a cheap stand-in for a small GP:
-// random Fourier features of an RBF kernel plus linear terms) or, optionally,
+// random Fourier features of an RBF kernel plus linear terms) or
 // ridge regression on the parents and their pairwise products, chosen by K-fold
 // cross-validation; U_V is the empirical distribution of the residuals.
 // The product form is there for effects that one parent scales: a fidelity
-// that multiplies the effects of many options (the robot stand-in's clutter
-// k(s)) is a sum of products, which a product basis fits exactly and 64 random
-// features fit poorly once the parents number ten or so. A parent with only a
-// few distinct values (a discrete fidelity's levels) can scale effects in any
-// way from level to level, as the robot stand-in's clutter k(s) does (0.35,
-// 0.05 and 1 at s = 0.2, 0.5 and 1): there the product form of the other
-// parents is also fitted once per level (its terms times the powers of that
-// parent up to the number of levels less one, which interpolate any function
-// of the level), shrunk together by the ridge penalty.
-// Optionally f_V is also fitted by exact GP regression (gp_regression.hpp), for
-// equations of a few parents, its K-fold error computed on the same folds.
+// that multiplies the effects of many options is a sum of products, which a
+// product basis fits exactly and 64 random features fit poorly once the
+// parents number ten or so. A parent with only a few distinct values (a
+// discrete fidelity's levels) can scale effects in any way from level to
+// level: there the product form of the other parents is also fitted once per
+// level (its terms times the powers of that parent up to the number of levels
+// less one, which interpolate any function of the level), shrunk together by
+// the ridge penalty.
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
-#include <memory>
-
-#include "causal/gp_regression.hpp"
 
 #include "util/rng.hpp"
 
@@ -42,20 +36,11 @@ struct EquationOptions {
   /// With interactions: a parent with 3 to max_factor_levels distinct values
   /// also gets the level-by-level product form (see above).
   int max_factor_levels = 5;
-  /// Also try exact GP regression (an ARD squared-exponential kernel, its
-  /// hyperparameters by marginal likelihood on at most kernel_fit_rows rows)
-  /// when there are at most max_kernel_parents parents and max_kernel_rows rows.
-  bool kernel = false;
-  int max_kernel_parents = 8;
-  int max_kernel_rows = 1500;
-  int kernel_fit_rows = 300;
-  int kernel_starts = 2;         // starts of the evidence search (1 or 2)
-  int kernel_evaluations = 150;  // evidence evaluations per start
 };
 
 class StructuralEquation {
  public:
-  enum class Kind { Constant, Linear, RandomFeatures, Interactions, LevelInteractions, Kernel };
+  enum class Kind { Constant, Linear, RandomFeatures, Interactions, LevelInteractions };
 
   StructuralEquation() = default;
 
@@ -69,11 +54,6 @@ class StructuralEquation {
   int num_parents() const { return static_cast<int>(mean_.size()); }
   /// f(parents) for each row of p (rows x k).
   Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
-  /// Kind::Kernel only: f and its gradient in the parents (rows x k, data units).
-  Eigen::VectorXd predict(const Eigen::MatrixXd& p, Eigen::MatrixXd* gradient) const;
-  /// Kind::Kernel only: the kernel's lengthscale of parent j in the data's
-  /// units (infinite for a parent that was constant in the data).
-  double kernel_lengthscale(int j) const;
   /// Intercept and slopes in the data's units; the whole f for Kind::Linear and
   /// Kind::Constant.
   double intercept() const { return intercept_; }
@@ -97,7 +77,6 @@ class StructuralEquation {
   Eigen::VectorXd theta_;        // D feature weights, or the product weights (Interactions, LevelInteractions)
   int factor_ = -1;              // LevelInteractions: the parent with few levels
   int factor_degree_ = 0;        // LevelInteractions: its number of levels less one
-  std::shared_ptr<const GpRegression> gp_;  // Kernel
   Eigen::VectorXd residuals_;
   double cv_linear_ = 0.0, cv_nonlinear_ = 0.0;
 };

@@ -31,12 +31,6 @@ const std::vector<ParameterInfo>& known_parameters() {
       {"feasibility.threshold", "0.5", kClosed, 0, 1,
        "model strategies: probability of feasibility at the target a configuration needs to enter the inner "
        "sets of the knowledge gradient"},
-      {"gp.fidelity_discrepancy", "0", kInteger, 0, 2,
-       "every model (strategies, rescue_pareto, rescue_predict): adds a fidelity discrepancy phi(s) delta_m(x) per "
-       "output, a GP with its own variance and input lengthscales; 2 vanishes at the lowest fidelity (phi = s - "
-       "s_low: the target varies beyond what the cheap fidelities show, as in Kennedy and O'Hagan), 1 at the "
-       "target (phi = s_target - s: cheap fidelities are the target plus an error); 0 none (the product kernel "
-       "alone)"},
       {"gp.fidelity_levels", "1", kInteger, 0, 1,
        "every model (strategies, rescue_pareto, rescue_predict), with three or more discrete fidelity levels: 1 "
        "learns where the kernel over the fidelity places each level between the lowest and the highest (a middle "
@@ -50,10 +44,6 @@ const std::vector<ParameterInfo>& known_parameters() {
        "neither"},
       {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
-      {"kg.verify_share", "0", kClosed, 0, 1,
-       "hvkg, rescue: share of the cost spent that may go to checking recommended configurations at the target "
-       "fidelity (the least certain of them, instead of the knowledge gradient's choice) once the recommendation "
-       "has a hypervolume; 0 checks only when every gain is zero (kg.zero_gain)"},
       {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},
@@ -69,57 +59,17 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 adds the causal kernel term sigma(x, s) sigma(x', s'), with its learned weight, to the GP's "
        "kernel; 0 leaves it out, so the causal estimates enter as the prior mean only (rescue.fixed_prior = 1 "
        "keeps it)"},
-      {"rescue.ci_calibrated", "1", kInteger, 0, 1,
-       "rescue: 1 computes HV_CI from the causal estimates as the GP has calibrated them (b_m + a_m f_do), 0 from "
-       "f_do itself as the paper does (as does rescue.fixed_prior = 1)"},
       {"rescue.discovery", "0", kInteger, 0, 1, "rescue: causal discovery method, 0 for PC, 1 for DirectLiNGAM"},
-      {"rescue.fidelity_offset", "1", kInteger, 0, 1,
-       "rescue: 1 adds a learned mean term c_m (s_target - s) per output, an offset between fidelities that is "
-       "the same for every configuration (off in the fixed form); 0 none"},
-      {"rescue.fidelity_parents", "0", kInteger, 0, 1,
-       "rescue: 1 requires the fidelity as a parent of every objective and constraint metric in the causal "
-       "graph (unless an edge constraint forbids it; not with a user DAG), for a fidelity that acts on the "
-       "outputs directly as well as through the indicators; 0 leaves it to discovery and repair"},
       {"rescue.fixed_prior", "0", kInteger, 0, 1,
-       "rescue: 1 uses the paper's fixed MF-CGP prior (causal mean and kernel term unscaled) instead of the learned "
-       "scale, offset and weight"},
-      {"rescue.gp_equations", "0", kInteger, 0, 1,
-       "rescue: 1 lets each structural equation of the causal model with at most 8 parents also take the form of "
-       "exact GP regression (squared-exponential kernel with a lengthscale per parent, fitted by marginal "
-       "likelihood), chosen by cross-validation against the other forms: far more accurate causal estimates of "
-       "smooth responses, but on Park the runs fare worse with them (docs/guide.md); 0 leaves the linear, "
-       "random-feature and product forms"},
-      {"rescue.interactions", "1", kInteger, 0, 1,
-       "rescue: 1 lets each structural equation of the causal model also take the form of ridge regression on its "
-       "parents and their pairwise products (chosen by cross-validation against the linear and random-feature "
-       "forms), for effects that one parent scales, such as a fidelity that multiplies the effects of options, and "
-       "for a parent with 3 to 5 distinct values (a discrete fidelity's levels) that form level by level; 0 leaves "
-       "the linear and random-feature forms"},
-      {"rescue.log_lengthscale_var", "0.25", kOpen, 0, 100,
-       "rescue: variance of the Gaussian prior on each log lengthscale of the GP centred on the logs' model "
-       "(rescue.log_lengthscales = 1)"},
-      {"rescue.log_lengthscales", "0", kInteger, 0, 1,
-       "rescue: 1 fits hvkg's plain GP to the observational rows whenever they change and centres the prior of the "
-       "run's GP on each log lengthscale (options and fidelity) on its values, with variance "
-       "rescue.log_lengthscale_var; 0 keeps the weak default prior (on Branin-Currin and the robot stand-in the "
-       "runs fared no better with it: docs/results/log-lengthscales)"},
-      {"rescue.min_feasibility", "0.05", kClosed, 0, 1,
-       "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
-      {"rescue.prior_at_target", "1", kInteger, 0, 1,
-       "rescue: 1 evaluates the causal prior (f_do and sigma) at the target fidelity for every fidelity, leaving "
-       "the fidelity discrepancy to the GP's fidelity kernel; 0 evaluates it at the queried fidelity, f_do(x, s), "
-       "as does rescue.fixed_prior = 1"},
-      {"rescue.prior_by_loo", "1", kInteger, 0, 1,
-       "rescue: 1 chooses between the GP fits with the causal prior on and off by their leave-one-out predictive "
-       "density, and keeps the prior's scale and weight as chosen until the next check; 0 by their evidence"},
+       "rescue: 1 uses the paper's fixed MF-CGP prior: f_do(x, s) at the queried fidelity as the GP's mean and "
+       "sigma(x, s) sigma(x', s') in its kernel, both unscaled, and HV_CI from f_do; 0 calibrates the prior "
+       "instead: f_do and sigma at the target fidelity for every s, a learned scale a_m, constant b_m and fidelity "
+       "offset c_m (s_target - s) per output and a learned weight of the kernel term, the fit with the prior and "
+       "the plain one chosen between by leave-one-out predictive density, and HV_CI from b_m + a_m f_do"},
       {"rescue.prior_mean", "1", kInteger, 0, 1,
        "rescue: 1 makes the causal estimates the GP's prior mean (MF-CGP); 0 leaves the GP without them (hvkg's "
        "surrogate), so that the causal model steers C-HVKG only through HV_CI, computed from f_do itself "
        "(rescue.fixed_prior = 1 keeps the prior mean)"},
-      {"rescue.prune", "0", kInteger, 0, 1,
-       "rescue: 1 drops, after discovery and repair, each parent of an indicator, objective or constraint metric "
-       "whose removal lowers the cross-validated error of its structural equation (backward elimination; "
-       "required edges stay); 0 keeps the graph as discovery and repair left it"},
       {"rescue.relearn_every", "40", kInteger, 1, kMaxCount, "rescue: new observations between relearnings of the causal model (N_l)"},
       {"rescue.repair", "2", kInteger, 0, 2,
        "rescue: after discovery, missed parents restored by a nonparametric check of the local Markov condition: 0 "
@@ -131,6 +81,35 @@ const std::vector<ParameterInfo>& known_parameters() {
 }
 
 namespace {
+
+// Parameters of earlier versions whose non-default value lost in the
+// experiments (docs/results/README.md, "Tried and not adopted"): each with the
+// value this version behaves as (NaN: any value, a setting only the removed
+// variant read).
+struct RetiredParameter {
+  const char* name;
+  double value;
+};
+constexpr double kAny = std::numeric_limits<double>::quiet_NaN();
+constexpr RetiredParameter kRetired[] = {
+    {"gp.fidelity_discrepancy", 0},  {"kg.verify_share", 0},         {"rescue.ci_calibrated", 1},
+    {"rescue.fidelity_offset", 1},   {"rescue.fidelity_parents", 0}, {"rescue.gp_equations", 0},
+    {"rescue.interactions", 1},      {"rescue.log_lengthscale_var", kAny}, {"rescue.log_lengthscales", 0},
+    {"rescue.min_feasibility", 0.05}, {"rescue.prior_at_target", 1}, {"rescue.prior_by_loo", 1},
+    {"rescue.prune", 0},
+};
+
+const RetiredParameter* find_retired(const std::string& name) {
+  for (const auto& r : kRetired)
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+std::string value_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
 
 // Edit distance, to name the parameter a misspelt one was probably meant to be.
 std::size_t distance(const std::string& a, const std::string& b) {
@@ -158,7 +137,27 @@ const ParameterInfo* find_parameter(const std::string& name) {
 
 double parameter_default(const ParameterInfo& p) { return std::strtod(p.default_text, nullptr); }
 
+double parameter_default(const std::string& name) {
+  const ParameterInfo* p = find_parameter(name);
+  if (p == nullptr) fail(Status::Internal, "parameter '" + name + "' is read but not in the parameter table");
+  return parameter_default(*p);
+}
+
+bool retired_parameter_in_force(const std::string& name, double value) {
+  const RetiredParameter* r = find_retired(name);
+  if (r == nullptr) return false;
+  if (std::isnan(r->value) || value == r->value) return true;
+  fail(Status::UnsupportedVersion, "parameter '" + name + "' = " + value_text(value) +
+                                       " is no longer supported: this version always behaves as '" + name +
+                                       "' = " + (std::isnan(r->value) ? std::string("its default") : value_text(r->value)));
+}
+
 void check_parameter_name(const std::string& name) {
+  if (const RetiredParameter* r = find_retired(name)) {
+    std::string msg = "parameter '" + name + "' no longer exists";
+    if (!std::isnan(r->value)) msg += ": this version always behaves as '" + name + "' = " + value_text(r->value);
+    fail(Status::UnknownName, msg + " (docs/results/README.md, \"Tried and not adopted\")");
+  }
   const auto& table = known_parameters();
   const ParameterInfo* closest = nullptr;
   std::size_t best = std::string::npos;

@@ -1,7 +1,8 @@
 // The named strategy parameters (rescue_problem_set_param): one table, so that
 // a misspelt name is an error instead of a silently ignored setting, and so
-// that users can list what there is. Each strategy reads the ones it uses,
-// with its default, where it uses them.
+// that users can list what there is. The table holds each default; the
+// strategies parse the parameters they use once, into typed options
+// (ProblemSpec::param reads a value or its default).
 #pragma once
 #include <string>
 #include <vector>
@@ -14,7 +15,7 @@ enum class ParameterKind { Integer, Closed, Open };
 
 struct ParameterInfo {
   const char* name;
-  const char* default_text;  ///< as documented; the strategy's code holds the value
+  const char* default_text;  ///< the default in force (and as documented)
   ParameterKind kind;
   double lo, hi;
   const char* meaning;
@@ -28,9 +29,17 @@ const ParameterInfo* find_parameter(const std::string& name);
 
 /// The documented default as a number.
 double parameter_default(const ParameterInfo& p);
+/// The default of a known parameter; Error(Internal) for a name not in the table.
+double parameter_default(const std::string& name);
+
+/// For checkpoints of earlier versions: true when `name` is a parameter this
+/// version no longer has and `value` is the one it behaves as (the caller then
+/// drops the setting); false when `name` was never retired. Throws
+/// Error(UnsupportedVersion) for a retired parameter at another value.
+bool retired_parameter_in_force(const std::string& name, double value);
 
 /// Throws Error(UnknownName) naming the closest known parameter when `name` is
-/// not one of them.
+/// not one of them (or saying what a retired parameter's behaviour now is).
 void check_parameter_name(const std::string& name);
 
 /// The accepted values of a parameter in words, as docs/guide.md lists them

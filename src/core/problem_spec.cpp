@@ -221,6 +221,9 @@ void ProblemSpec::set_param(const std::string& key, double value) {
 }
 
 void ProblemSpec::restore_param(const std::string& key, double value) {
+  // A parameter this version no longer has is dropped when the checkpoint
+  // holds the value this version behaves as, and refused otherwise.
+  if (std::isfinite(value) && retired_parameter_in_force(key, value)) return;
   check_parameter_name(key);
   require_finite(value, "parameter '" + key + "'");
   // Counts (integer parameters other than switches and choices) size loops
@@ -240,9 +243,9 @@ void ProblemSpec::add_edge_constraint(const EdgeSpec& edge, bool required) {
   if (std::find(list.begin(), list.end(), edge) == list.end()) list.push_back(edge);
 }
 
-double ProblemSpec::param(const std::string& key, double fallback) const {
+double ProblemSpec::param(const std::string& key) const {
   auto it = params_.find(key);
-  return it == params_.end() ? fallback : it->second;
+  return it == params_.end() ? parameter_default(key) : it->second;
 }
 
 double ProblemSpec::initial_budget() const {

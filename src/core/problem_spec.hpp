@@ -100,7 +100,9 @@ class ProblemSpec {
   void set_param(const std::string& key, double value);
   /// As set_param, with the domain check for counts only: for checkpoints,
   /// whose other values earlier builds accepted and whose strategies read
-  /// them as they did then. A count outside its domain fails OutOfRange.
+  /// them as they did then. A count outside its domain fails OutOfRange. A
+  /// parameter this version no longer has is dropped at the value it behaves
+  /// as and fails UnsupportedVersion at any other.
   void restore_param(const std::string& key, double value);
   /// Causal background knowledge, by variable name (checked against the
   /// structural rules by the causal layer before they are stored here).
@@ -126,7 +128,8 @@ class ProblemSpec {
   double initial_budget() const;                              // default: 2 target evaluations
   bool has_initial_budget() const { return initial_budget_ >= 0.0; }
   const std::map<std::string, double>& params() const { return params_; }
-  double param(const std::string& key, double fallback) const;
+  /// The value set for a known parameter, or its default from the parameter table.
+  double param(const std::string& key) const;
   bool has_user_dag() const { return has_user_dag_; }
   const std::vector<EdgeSpec>& user_dag() const { return user_dag_; }
   const std::vector<EdgeSpec>& required_edges() const { return required_edges_; }

@@ -183,11 +183,14 @@ nlohmann::json Optimizer::to_json() const {
 std::unique_ptr<Optimizer> Optimizer::from_json(const nlohmann::json& doc) {
   // A state the library refuses (an unknown strategy, bounds in the wrong
   // order, a count out of its domain...) is damage, whoever reads it
-  // (rescue_load, a journal's replay); running out of memory stays itself.
+  // (rescue_load, a journal's replay); running out of memory, and a setting of an
+  // earlier version that this one no longer supports, stay themselves.
   try {
     return from_json_unchecked(doc);
   } catch (const Error& e) {
-    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory) throw;
+    if (e.status() == Status::CorruptCheckpoint || e.status() == Status::OutOfMemory ||
+        e.status() == Status::UnsupportedVersion)
+      throw;
     corrupt(e.what());
   } catch (const json::exception& e) {
     corrupt(e.what());

@@ -154,6 +154,7 @@ TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
   };
   acq::SearchOptions o;
   o.starts = 64;
+  o.refine = 3;
   o.refine_evals = 80;
   acq::SearchResult r = acq::maximize_acquisition(p, f, rng, o);
   EXPECT_NEAR(r.u[0], 0.3, 0.02);
@@ -185,7 +186,7 @@ TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
     all_integral = all_integral && x == std::round(x);
     return -std::fabs(x - 7.0);
   };
-  r = acq::maximize_acquisition(q, g, rng, acq::SearchOptions{});
+  r = acq::maximize_acquisition(q, g, rng, acq::search_options(q, HUGE_VAL));
   EXPECT_TRUE(all_integral);
   double x;
   q.from_unit(r.u.data(), &x);
@@ -199,7 +200,7 @@ TEST(Recommender, ReturnsPredictedFeasibleNonDominatedConfigurations) {
   for (int i = 0; i < 40; ++i) obs.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0));
   acq::Surrogate model(p);
   ASSERT_TRUE(model.fit(obs, rng));
-  const auto rec = acq::recommend_from_model(p, model, obs, rng);
+  const auto rec = acq::recommend_from_model(p, model, obs, rng, acq::RecommenderOptions::from(p));
   ASSERT_TRUE(rec.has_value());
   ASSERT_GE(rec->x.size(), 5u);
   std::vector<double> pts;
@@ -215,7 +216,7 @@ TEST(Recommender, ReturnsPredictedFeasibleNonDominatedConfigurations) {
   // Too little data: no model.
   acq::Surrogate empty(p);
   EXPECT_FALSE(empty.fit({obs[0]}, rng));
-  EXPECT_FALSE(acq::recommend_from_model(p, empty, obs, rng).has_value());
+  EXPECT_FALSE(acq::recommend_from_model(p, empty, obs, rng, acq::RecommenderOptions::from(p)).has_value());
 }
 
 }  // namespace
@@ -251,11 +252,10 @@ TEST(CostNormalizedGain, RanksCheapCandidatesFirstWhateverTheSignOfTheGain) {
   EXPECT_EQ(acq::cost_normalized_gain(0.0, 50.0), 0.0);
 }
 
-// By default (rescue.prior_at_target = 1) the causal model is queried at the
-// target fidelity whatever the fidelity of the GP input, so the prior carries
-// no fidelity trend (the GP's fidelity kernel models the discrepancy); with 0,
-// or with the paper's fixed form, the prior is f_do(x, s) and follows the
-// fidelity effect the data show.
+// The calibrated prior queries the causal model at the target fidelity
+// whatever the fidelity of the GP input, so the prior carries no fidelity
+// trend (the GP's fidelity kernel models the discrepancy); the paper's fixed
+// form queries f_do(x, s), which follows the fidelity effect the data show.
 TEST(CausalPrior, PriorAtTargetIgnoresTheQueriedFidelity) {
   ProblemSpec p;
   p.add_option("a", 0.0, 1.0, OptionKind::Continuous);
@@ -273,16 +273,11 @@ TEST(CausalPrior, PriorAtTargetIgnoresTheQueriedFidelity) {
   Eigen::MatrixXd low(3, 2), high(3, 2);
   low << 0.2, 0.0, 0.5, 0.0, 0.8, 0.0;
   high << 0.2, 1.0, 0.5, 1.0, 0.8, 1.0;
-  acq::CausalPrior at_target(p, cpm);
-  p.set_param("rescue.prior_at_target", 0);
-  acq::CausalPrior at_s(p, cpm);
-  p.set_param("rescue.prior_at_target", 1);
-  p.set_param("rescue.fixed_prior", 1);
-  acq::CausalPrior paper(p, cpm);
+  acq::CausalPrior at_target(p, cpm, true);
+  acq::CausalPrior at_s(p, cpm, false);
   const Eigen::MatrixXd m_low = at_s.mean(low), m_high = at_s.mean(high);
   // The learned fidelity effect on f1 (1.5 from s = 1 down to s = 0).
   EXPECT_NEAR((m_low - m_high).col(0).mean(), 1.5, 0.3);
-  EXPECT_LE((paper.mean(low) - m_low).cwiseAbs().maxCoeff(), 1e-12);
   const Eigen::MatrixXd t_low = at_target.mean(low), t_high = at_target.mean(high);
   EXPECT_LE((t_low - m_high).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LE((t_high - m_high).cwiseAbs().maxCoeff(), 1e-12);
@@ -338,10 +333,9 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
   const std::vector<acq::PendingTicket> pending;
   Eigen::MatrixXd z(4, 2);
   z << 0.1, 1.0, 0.4, 1.0, 0.7, 1.0, 0.95, 1.0;
-  // {ci_calibrated, fixed_prior}: the paper's fixed form keeps f_do itself.
-  for (const auto& [calibrated, fixed] : {std::pair{0.0, 0.0}, std::pair{1.0, 0.0}, std::pair{1.0, 1.0}}) {
-    SCOPED_TRACE(testing::Message() << "ci_calibrated " << calibrated << ", fixed_prior " << fixed);
-    p.set_param("rescue.ci_calibrated", calibrated);
+  // The calibrated estimates b_m + a_m f_do; the paper's fixed form keeps f_do itself.
+  for (const double fixed : {0.0, 1.0}) {
+    SCOPED_TRACE(testing::Message() << "fixed_prior " << fixed);
     p.set_param("rescue.fixed_prior", fixed);
     RescueProbe r(p);
     const acq::EngineView view{p, obs, pending, rows, 6.0, HUGE_VAL};
@@ -350,7 +344,7 @@ TEST(RescueStrategy, CausalTermFromTheEstimatesOrTheirCalibration) {
     acq::RowMatrix ci;
     ASSERT_TRUE(r.causal_objectives(z, &ci));
     const Eigen::MatrixXd f_do = r.causal(view)->mean(z).leftCols(2);
-    const bool use_calibrated = calibrated != 0.0 && fixed == 0.0;
+    const bool use_calibrated = fixed == 0.0;
     const Eigen::MatrixXd want = use_calibrated ? r.model()->gp().prior_mean(z).leftCols(2) : f_do;
     EXPECT_LE((Eigen::MatrixXd(ci) - want).cwiseAbs().maxCoeff(), 1e-12);
     if (use_calibrated) {
@@ -388,47 +382,6 @@ TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
       EXPECT_LE((g.prior_mean(z) - f_do).cwiseAbs().maxCoeff(), 1e-9);
     } else {
       EXPECT_GE(g.layout().mean_scale_offset(), 0);
-    }
-  }
-}
-
-// rescue.log_lengthscales = 1 centres the GP's lengthscale prior on a plain
-// model of the logs; by default the weak prior stays.
-TEST(RescueStrategy, LengthscalePriorFromTheLogs) {
-  LineProblem t = line_problem(9, 2.0);
-  ProblemSpec& p = t.p;
-  const std::vector<acq::PendingTicket> pending;
-  const Eigen::VectorXd logs = acq::lengthscales_from_logs(p, t.rows, t.rows.size());
-  ASSERT_EQ(logs.size(), 2);
-  ASSERT_TRUE(logs.allFinite());
-  // The logs do not vary with the fidelity and do with the option.
-  EXPECT_GT(logs[1], logs[0] + 1.0);
-  // Deterministic for a seed, and only the first n_logs rows count.
-  EXPECT_EQ(acq::lengthscales_from_logs(p, t.rows, t.rows.size()), logs);
-  EXPECT_NE(acq::lengthscales_from_logs(p, t.rows, 100), logs);
-  // Rows of the wrong width, a NaN option or a fidelity out of range are left
-  // out; too few usable rows give none.
-  std::vector<std::vector<double>> bad(t.rows.begin(), t.rows.begin() + 3);
-  bad.push_back({0.5, 0.5, 1.0});
-  bad.push_back({NAN, 0.5, 1.0, 0.5});
-  bad.push_back({0.5, 2.0, 1.0, 0.5});
-  EXPECT_EQ(acq::lengthscales_from_logs(p, bad, bad.size()).size(), 0);
-  bad.push_back(t.rows[3]);
-  EXPECT_EQ(acq::lengthscales_from_logs(p, bad, bad.size()).size(), 2);
-  for (double on : {0.0, 1.0}) {
-    SCOPED_TRACE(on);
-    p.set_param("rescue.log_lengthscales", on);
-    p.set_param("rescue.log_lengthscale_var", 0.5);
-    RescueProbe r(p);
-    const acq::EngineView view{p, t.obs, pending, t.rows, 6.0, HUGE_VAL};
-    Rng srng(1);
-    ASSERT_TRUE(r.suggest(view, srng).has_value());
-    const gp::GpOptions& o = r.model()->gp().options();
-    if (on != 0.0) {
-      EXPECT_EQ(o.lengthscale_prior_mean, logs);
-      EXPECT_EQ(o.lengthscale_prior_var, 0.5);
-    } else {
-      EXPECT_EQ(o.lengthscale_prior_mean.size(), 0);
     }
   }
 }
@@ -829,9 +782,19 @@ TEST(Hvkg, ExpectedInnerValueMatchesConditioningOnTheDrawnObservations) {
 
 namespace {
 
+// RESCUE with another floor on the probability of feasibility at the target.
+class FloorProbe : public acq::Rescue {
+ public:
+  FloorProbe(const ProblemSpec& spec, double floor) : acq::Rescue(spec), floor_(floor) {}
+  double outer_feasibility_floor() const override { return floor_; }
+
+ private:
+  double floor_;
+};
+
 // The outer maximization of C-HVKG skips candidates whose probability of
-// feasibility at the target is below rescue.min_feasibility (paper, Eq. for
-// (x_t, s_t)). Here minimizing f1 = a pulls towards the infeasible side of
+// feasibility at the target is below the strategy's floor (paper, Eq. for
+// (x_t, s_t); RESCUE's is 0.05). Here minimizing f1 = a pulls towards the infeasible side of
 // g = a + 0.3 (b - 10) / 10 >= 0.35, so the best information lies at the
 // boundary, where the probability is near 0.5: unrestricted, some suggestions
 // fall below 0.9; with the floor at 0.9, none does.
@@ -852,10 +815,9 @@ TEST(RescueStrategy, OuterSearchSkipsCandidatesBelowTheFeasibilityFloor) {
   const std::vector<std::vector<double>> no_logs;
   int below_unrestricted = 0;
   for (const double floor : {0.0, 0.9}) {
-    p.set_param("rescue.min_feasibility", floor);
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       SCOPED_TRACE(testing::Message() << "floor " << floor << ", seed " << seed);
-      RescueProbe r(p);
+      FloorProbe r(p, floor);
       const acq::EngineView view{p, obs, pending, no_logs, 6.0, HUGE_VAL};
       Rng rng(seed);
       const auto s = r.suggest(view, rng);

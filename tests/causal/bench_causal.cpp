@@ -139,8 +139,7 @@ BENCHMARK(BM_LearnCpm25Options)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 // robot stand-in with its 200 observational rows and 100 evaluations (rows
 // drawn from the same sampler), without the repair (0), with the outputs-only
 // repair (1) and with the full repair, the default (2); the second argument 1
-// adds the product form of the structural equations (rescue.interactions, the
-// default).
+// adds the product form of the structural equations, as rescue does.
 void BM_LearnCpmRobotStandin(benchmark::State& state) {
   const auto problem = problems::make_problem("robot-standin");
   Rng rng(7);

@@ -17,7 +17,6 @@ struct Setting {
   RepairScope repair = RepairScope::Outputs;
   bool interactions = false;
   int max_factor_levels = EquationOptions{}.max_factor_levels;
-  bool kernel = false;  // the GP form of the structural equations
 };
 
 // Mean squared error of the interventional means at the target fidelity over
@@ -44,7 +43,6 @@ inline std::vector<double> relative_errors(const problems::BenchmarkProblem& pro
   options.seed = seed;
   options.scm.equations.interactions = setting.interactions;
   options.scm.equations.max_factor_levels = setting.max_factor_levels;
-  options.scm.equations.kernel = setting.kernel;
   options.repair = setting.repair;
   if (setting.true_graph) {
     options.user_dag.emplace();
