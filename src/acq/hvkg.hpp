@@ -33,7 +33,7 @@
 //   is evaluated at the target fidelity instead.
 // - With kg.verify_share > 0, that recommended configuration is also evaluated
 //   at the target, in place of the search, while such checks stay within that
-//   share of the cost spent (docs/results/recommendation-checks/: off by
+//   share of the cost spent (docs/results/README.md: off by
 //   default, as it raised the area under regret on the constrained problems).
 // Parameters (rescue_problem_set_param): kg.fantasies (8), kg.set_size (10),
 // kg.pool (256), kg.feasible_pool (64), kg.verify_share (0), kg.zero_gain (1e-8), acq.starts (128), acq.refine (3),

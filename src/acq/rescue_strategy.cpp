@@ -193,7 +193,7 @@ void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
   // cheap end. With rescue.log_lengthscales = 1 their plain model's
   // lengthscales centre the GP's lengthscale prior (variance
   // rescue.log_lengthscale_var). Off by default: the runs fared no better
-  // (docs/results/log-lengthscales); the GP's residual from the causal mean
+  // (docs/results/README.md); the GP's residual from the causal mean
   // need not vary as the outputs themselves do.
   if (spec.param("rescue.log_lengthscales", 0.0) != 0.0 && learned_logs_ != hyperprior_logs_) {
     hyperprior_logs_ = learned_logs_;

@@ -102,7 +102,7 @@ const std::vector<ParameterInfo>& known_parameters() {
        "rescue: 1 fits hvkg's plain GP to the observational rows whenever they change and centres the prior of the "
        "run's GP on each log lengthscale (options and fidelity) on its values, with variance "
        "rescue.log_lengthscale_var; 0 keeps the weak default prior (on Branin-Currin and the robot stand-in the "
-       "runs fared no better with it: docs/results/log-lengthscales)"},
+       "runs fared no better with it: docs/results/README.md)"},
       {"rescue.min_feasibility", "0.05", kClosed, 0, 1,
        "rescue: configurations whose predicted probability of feasibility is below this are not suggested"},
       {"rescue.prior_at_target", "1", kInteger, 0, 1,
