@@ -127,7 +127,7 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
     check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", sp.p);
     // The measure stays the one every committed result was measured by: the
     // fidelity levels where their values put them, where the library now
-    // learns their places by default (docs/results/fidelity-levels).
+    // learns their places by default (docs/results/README.md).
     check(rescue_problem_set_param(sp.p, "gp.fidelity_levels", 0), "rescue_problem_set_param", sp.p);
     check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", sp.p);
     if (rs.recommend_points > 0)

@@ -3,7 +3,7 @@
 // kernel, a neutral change of the search such as 255 pool points instead of
 // 256), and on Branin-Currin and Park the mean area under regret of two such
 // runs differs by 0.03 to 0.04, significantly by a paired test over 20 seeds
-// (docs/results/branin-currin and park). One run per strategy then compares
+// (docs/results/README.md). One run per strategy then compares
 // draws, not strategies. Averaging each seed's area over a strategy's
 // replicates before the paired test compares the strategies, with the
 // run-to-run part of the noise divided by the number of replicates.
