@@ -73,6 +73,10 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
   if (rs.recommend_points > 0)
     for (const char* key : {"recommend.population", "recommend.points"})
       check(rescue_problem_set_param(ph.p, key, rs.recommend_points), "rescue_problem_set_param", ph.p);
+  // Without the shared recommender the strategy's own recommender is the
+  // measure, and it must be the shared one's: fidelity levels at their values.
+  if (!rs.shared_recommender)
+    check(rescue_problem_set_param(ph.p, "gp.fidelity_levels", 0), "rescue_problem_set_param", ph.p);
   for (const auto& [key, value] : variant.params)
     check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", ph.p);
   check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", ph.p);
