@@ -319,9 +319,7 @@ rescue_status rescue_problem_set_param(rescue_problem* problem, const char* key,
 }
 
 rescue_status rescue_problem_get_param(const rescue_problem* problem, const char* key, double* value) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     const std::string name = need_name(key, "parameter name");
     need(value, "value pointer");
     rescue::check_parameter_name(name);
@@ -331,9 +329,7 @@ rescue_status rescue_problem_get_param(const rescue_problem* problem, const char
 
 rescue_status rescue_problem_evaluate(const rescue_problem* problem, const double* x, int d, double s, double* y, int m,
                                       double* g, int q, double* z, int k) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     if (!problem->builtin)
       rescue::fail(Status::InvalidState, "only built-in problems (rescue_problem_builtin) can be evaluated by the library");
     const rescue::ProblemSpec& spec = problem->builtin->spec();
@@ -404,9 +400,7 @@ const char* rescue_indicator_name(const rescue_optimizer* opt, int index) {
 }
 
 rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double* lower, double* upper, int* kind) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& options = opt->engine->spec().options();
     if (index < 0 || index >= static_cast<int>(options.size()))
       rescue::fail(Status::OutOfRange, "option index " + std::to_string(index) + " is out of range");
@@ -417,9 +411,7 @@ rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double*
 }
 
 rescue_status rescue_constraint_info(const rescue_optimizer* opt, int index, double* threshold, int* sense) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& cons = opt->engine->spec().constraints();
     if (index < 0 || index >= static_cast<int>(cons.size()))
       rescue::fail(Status::OutOfRange, "constraint index " + std::to_string(index) + " is out of range");
@@ -434,9 +426,7 @@ int rescue_objective_sense(const rescue_optimizer* opt, int index) {
 }
 
 rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, int m) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& spec = opt->engine->spec();
     if (m != spec.num_objectives())
       rescue::fail(Status::SizeMismatch, "reference buffer: length " + std::to_string(m) + ", the problem has " +
@@ -448,9 +438,7 @@ rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, i
 }
 
 rescue_status rescue_target_fidelity(const rescue_optimizer* opt, double* target) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(target, "target pointer");
     *target = opt->engine->spec().fidelity().target;
   });
@@ -540,9 +528,7 @@ rescue_status rescue_cancel(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL
 rescue_status rescue_fail(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL(opt, opt->engine->fail_ticket(ticket)); }
 
 rescue_status rescue_pending(const rescue_optimizer* opt, int* tickets, int capacity, int* count) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(count, "count pointer");
     if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
     const auto& pending = opt->engine->pending();
@@ -566,9 +552,7 @@ int rescue_num_observations(const rescue_optimizer* opt) {
 
 rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, double* x, int d, double* s, double* y,
                                      int m, double* g, int q, int* failed) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& obs = opt->engine->observations();
     if (index < 0 || index >= static_cast<int>(obs.size()))
       rescue::fail(Status::OutOfRange, "observation index " + std::to_string(index) + " is outside [0, " +
@@ -592,9 +576,7 @@ rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, dou
 }
 
 rescue_status rescue_cost(const rescue_optimizer* opt, const double* x, int d, double s, double* cost) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& spec = opt->engine->spec();
     const auto xv = copy_in(x, d, spec.dim(), "configuration");
     need(cost, "cost pointer");
@@ -735,9 +717,7 @@ rescue_status rescue_causal_estimates(rescue_optimizer* opt, const double* x, in
 
 rescue_status rescue_problem_sample_observational(const rescue_problem* problem, int n, unsigned int seed, double* rows,
                                                   int ncols) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     if (!problem->builtin) rescue::fail(Status::InvalidState, "only built-in problems have an observational sampler");
     const auto& spec = problem->builtin->spec();
     const int width = spec.dim() + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
@@ -755,9 +735,7 @@ rescue_status rescue_problem_sample_observational(const rescue_problem* problem,
 // ---- checkpoints ----------------------------------------------------------------------
 
 rescue_status rescue_save(const rescue_optimizer* opt, char* buffer, size_t capacity, size_t* length) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(length, "length pointer");
     const std::string text = checkpoint_text(opt);
     *length = text.size();
@@ -781,9 +759,7 @@ rescue_status rescue_load(const char* buffer, size_t length, rescue_optimizer** 
 }
 
 rescue_status rescue_save_file(const rescue_optimizer* opt, const char* path) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(path, "path");
     const std::string text = checkpoint_text(opt);
     // Atomic replacement: write a temporary file next to the target, flush it
