@@ -27,7 +27,7 @@
 
 #include "core/parameters.hpp"
 #include "core/problem_spec.hpp"
-#include "engine/journal.hpp"
+#include "engine/files.hpp"
 #include "engine/optimizer.hpp"
 #include "acq/causal_prior.hpp"
 #include "moo/hypervolume.hpp"
