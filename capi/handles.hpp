@@ -4,6 +4,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "rescue.h"
 
@@ -20,9 +21,13 @@ struct rescue_problem {
 };
 
 struct rescue_optimizer {
+  explicit rescue_optimizer(std::unique_ptr<rescue::engine::Optimizer> e)
+      : engine(std::move(e)), strategy(engine->spec().strategy()) {}
   std::unique_ptr<rescue::engine::Optimizer> engine;
   // Mutable: a call that only reads the optimizer still reports its failure here.
   mutable std::string errmsg;
+  // A copy that rescue_strategy_name can point into: the engine's problem is
+  // replaced as a whole when the causal knowledge changes.
   std::string strategy;
 };
 

@@ -6,28 +6,16 @@
 #include "capi/handles.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <new>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#define RESCUE_HAVE_FSYNC 1
-#endif
-
-#include <nlohmann/json.hpp>
-
 #include "core/parameters.hpp"
 #include "core/problem_spec.hpp"
-#include "engine/files.hpp"
+#include "engine/checkpoint.hpp"
 #include "engine/optimizer.hpp"
 #include "acq/causal_prior.hpp"
 #include "moo/hypervolume.hpp"
@@ -44,6 +32,7 @@ using rescue::capi::null_handle;
 
 static_assert(static_cast<int>(Status::Internal) == RESCUE_ERR_INTERNAL, "status codes must match rescue.h");
 static_assert(static_cast<int>(Status::Callback) == RESCUE_ERR_CALLBACK, "status codes must match rescue.h");
+static_assert(rescue::engine::kCheckpointFormat == RESCUE_CHECKPOINT_FORMAT, "checkpoint formats must match rescue.h");
 
 void need(const void* p, const char* what) {
   if (!p) rescue::fail(Status::NullPointer, std::string(what) + " is NULL");
@@ -108,38 +97,6 @@ std::vector<double> copy_in(const double* p, int n, int expected, const char* wh
 #define RESCUE_OPT_CALL(opt, ...)                 \
   if (!(opt)) return null_handle("optimizer");    \
   return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
-
-const char kMagic[] = "RESCUE-CHECKPOINT";
-
-std::string checkpoint_text(const rescue_optimizer* opt) {
-  return std::string(kMagic) + " " + std::to_string(RESCUE_CHECKPOINT_FORMAT) + "\n" + opt->engine->to_json().dump(1) + "\n";
-}
-
-rescue_optimizer* optimizer_from_text(const char* data, size_t length) {
-  const std::string text(data, length);
-  const size_t eol = text.find('\n');
-  const std::string first = text.substr(0, eol);
-  std::istringstream is(first);
-  std::string magic;
-  long long format = 0;
-  std::string rest;
-  if (!(is >> magic) || magic != kMagic)
-    rescue::fail(Status::CorruptCheckpoint, "not a RESCUE checkpoint (the first line must start with RESCUE-CHECKPOINT)");
-  if (!(is >> format) || (is >> rest) || format < 1)
-    rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: malformed format number on the first line");
-  if (format > RESCUE_CHECKPOINT_FORMAT)
-    rescue::fail(Status::UnsupportedVersion, "checkpoint format " + std::to_string(format) +
-                                                 " is newer than this library reads (" +
-                                                 std::to_string(RESCUE_CHECKPOINT_FORMAT) + "); upgrade the library");
-  if (eol == std::string::npos) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: no content after the first line");
-  nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
-  if (doc.is_discarded()) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: the content is not valid JSON");
-  std::unique_ptr<rescue::engine::Optimizer> engine = rescue::engine::Optimizer::from_json(doc);
-  auto h = std::make_unique<rescue_optimizer>();
-  h->engine = std::move(engine);
-  h->strategy = h->engine->spec().strategy();
-  return h.release();
-}
 
 }  // namespace
 
@@ -364,10 +321,7 @@ rescue_status rescue_create(const rescue_problem* problem, rescue_optimizer** ou
   *out = nullptr;
   if (!problem) return null_handle("problem");
   return guarded(nullptr, [&] {
-    auto h = std::make_unique<rescue_optimizer>();
-    h->engine = std::make_unique<rescue::engine::Optimizer>(problem->spec);
-    h->strategy = h->engine->spec().strategy();
-    *out = h.release();
+    *out = new rescue_optimizer(std::make_unique<rescue::engine::Optimizer>(problem->spec));
   });
 }
 
@@ -737,7 +691,7 @@ rescue_status rescue_problem_sample_observational(const rescue_problem* problem,
 rescue_status rescue_save(const rescue_optimizer* opt, char* buffer, size_t capacity, size_t* length) {
   RESCUE_OPT_CALL(opt, {
     need(length, "length pointer");
-    const std::string text = checkpoint_text(opt);
+    const std::string text = rescue::engine::checkpoint_text(*opt->engine);
     *length = text.size();
     if (capacity < text.size() + 1) {
       if (capacity == 0 && !buffer) return;  // size query
@@ -754,54 +708,18 @@ rescue_status rescue_load(const char* buffer, size_t length, rescue_optimizer** 
   *out = nullptr;
   return guarded(nullptr, [&] {
     need(buffer, "buffer");
-    *out = optimizer_from_text(buffer, length);
+    *out = new rescue_optimizer(rescue::engine::optimizer_from_checkpoint(std::string(buffer, length)));
   });
 }
 
 rescue_status rescue_save_file(const rescue_optimizer* opt, const char* path) {
-  RESCUE_OPT_CALL(opt, {
-    need(path, "path");
-    const std::string text = checkpoint_text(opt);
-    // Atomic replacement: write a temporary file next to the target, flush it
-    // to disk, then rename it over the target.
-    const std::string tmp = std::string(path) + ".tmp";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) rescue::fail(Status::Io, "cannot write '" + tmp + "': " + std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-#ifdef RESCUE_HAVE_FSYNC
-    ok = ok && fsync(fileno(f)) == 0;
-#endif
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) {
-      std::remove(tmp.c_str());
-      rescue::fail(Status::Io, "cannot write '" + tmp + "'");
-    }
-    if (std::rename(tmp.c_str(), path) != 0) {
-      const std::string why = std::strerror(errno);
-      std::remove(tmp.c_str());
-      rescue::fail(Status::Io, "cannot rename '" + tmp + "' to '" + path + "': " + why);
-    }
-    // The rename itself is durable only once the directory entry is on disk.
-    rescue::engine::sync_parent_directory(path);
-  });
+  RESCUE_OPT_CALL(opt, rescue::engine::save_checkpoint(*opt->engine, need_name(path, "path")));
 }
 
 rescue_status rescue_load_file(const char* path, rescue_optimizer** out) {
   if (!out) return null_handle("output pointer");
   *out = nullptr;
-  return guarded(nullptr, [&] {
-    need(path, "path");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) rescue::fail(Status::Io, std::string("cannot open '") + path + "'");
-    // A directory opens as a stream on Linux and then reads as nothing.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) rescue::fail(Status::Io, std::string("'") + path + "' is a directory");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) rescue::fail(Status::Io, std::string("cannot read '") + path + "'");
-    const std::string text = ss.str();
-    *out = optimizer_from_text(text.data(), text.size());
-  });
+  return guarded(nullptr, [&] { *out = new rescue_optimizer(rescue::engine::load_checkpoint(need_name(path, "path"))); });
 }
 
 // ---- multi-objective utilities --------------------------------------------------------

@@ -1,19 +1,24 @@
-// Checkpoint format (version 1): the JSON document below. The C ABI writes it
-// behind the magic line "RESCUE-CHECKPOINT <format>". Doubles are written with
+// Checkpoint format (version 1): the JSON document below, behind the line
+// "RESCUE-CHECKPOINT <format>" (engine/checkpoint.hpp). Doubles are written with
 // the shortest text that round-trips exactly; NaN (a missing value) as null.
 // The problem is rebuilt through ProblemSpec's validating setters, so a
 // checkpoint edited into an invalid problem is refused like a bad API call.
+#include "engine/checkpoint.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "acq/rescue_strategy.hpp"
-#include "engine/optimizer.hpp"
+#include "engine/files.hpp"
 
 namespace rescue::engine {
 namespace {
 
 using nlohmann::json;
+
+const char kMagic[] = "RESCUE-CHECKPOINT";
 
 json vec(const std::vector<double>& v) {
   json a = json::array();
@@ -262,6 +267,33 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
   if (!opt->rng_.from_string(text(field(doc, "rng"), "rng"))) corrupt("random generator state is malformed");
   opt->strategy_->load_state(field(doc, "strategy_state"), opt->view(HUGE_VAL));
   return opt;
+}
+
+std::string checkpoint_text(const Optimizer& opt) {
+  return std::string(kMagic) + " " + std::to_string(kCheckpointFormat) + "\n" + opt.to_json().dump(1) + "\n";
+}
+
+std::unique_ptr<Optimizer> optimizer_from_checkpoint(const std::string& text) {
+  const std::size_t eol = text.find('\n');
+  std::istringstream first(text.substr(0, eol));
+  std::string magic, rest;
+  long long format = 0;
+  if (!(first >> magic) || magic != kMagic)
+    fail(Status::CorruptCheckpoint, "not a RESCUE checkpoint (the first line must start with RESCUE-CHECKPOINT)");
+  if (!(first >> format) || (first >> rest) || format < 1) corrupt("malformed format number on the first line");
+  if (format > kCheckpointFormat)
+    fail(Status::UnsupportedVersion, "checkpoint format " + std::to_string(format) + " is newer than this library reads (" +
+                                         std::to_string(kCheckpointFormat) + "); upgrade the library");
+  if (eol == std::string::npos) corrupt("no content after the first line");
+  const json doc = json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
+  if (doc.is_discarded()) corrupt("the content is not valid JSON");
+  return Optimizer::from_json(doc);
+}
+
+void save_checkpoint(const Optimizer& opt, const std::string& path) { write_file_atomically(path, checkpoint_text(opt)); }
+
+std::unique_ptr<Optimizer> load_checkpoint(const std::string& path) {
+  return optimizer_from_checkpoint(read_file(path, "checkpoint"));
 }
 
 }  // namespace rescue::engine
