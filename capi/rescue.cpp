@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -44,8 +44,8 @@ std::string need_name(const char* name, const char* what) {
 }
 
 // The query of rescue_predict and rescue_causal_estimates: n x d
-// configurations (point-major) within bounds and n valid fidelities, answered
-// with p = M + Q outputs per point into `mean` (checked here).
+// configurations (point-major) and n fidelities, answered with p = M + Q
+// outputs per point into `mean`. The engine checks the points themselves.
 struct QueryPoints {
   Eigen::MatrixXd X;
   Eigen::VectorXd S;
@@ -59,15 +59,8 @@ QueryPoints read_points(const rescue::ProblemSpec& spec, const double* x, int n,
   need(x, "configurations");
   need(s, "fidelities");
   need(mean, "mean buffer");
-  QueryPoints q{Eigen::MatrixXd(n, d), Eigen::VectorXd(n)};
-  for (int i = 0; i < n; ++i) {
-    spec.check_config(x + static_cast<size_t>(i) * d);
-    if (!std::isfinite(s[i])) rescue::fail(Status::NonFinite, "fidelity " + std::to_string(i) + " is not finite");
-    if (!spec.fidelity().valid(s[i])) rescue::fail(Status::OutOfRange, "fidelity " + std::to_string(i) + " is not valid");
-    for (int j = 0; j < d; ++j) q.X(i, j) = x[static_cast<size_t>(i) * d + j];
-    q.S[i] = s[i];
-  }
-  return q;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  return QueryPoints{Eigen::Map<const RowMajor>(x, n, d), Eigen::Map<const Eigen::VectorXd>(s, n)};
 }
 
 // Writes the n x p means, and the standard deviations unless sd is NULL, point-major.
@@ -89,29 +82,6 @@ std::vector<double> copy_in(const double* p, int n, int expected, const char* wh
   return n > 0 ? std::vector<double>(p, p + n) : std::vector<double>();
 }
 
-// The body is variadic because braces do not protect commas from the preprocessor.
-#define RESCUE_PROBLEM_CALL(problem, ...)         \
-  if (!(problem)) return null_handle("problem");  \
-  return guarded(&(problem)->errmsg, [&] { __VA_ARGS__; })
-
-#define RESCUE_OPT_CALL(opt, ...)                 \
-  if (!(opt)) return null_handle("optimizer");    \
-  return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
-
-}  // namespace
-
-namespace {
-template <class Seq, class Get>
-const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec::*seq)() const, int index, Get get) {
-  if (!opt) return nullptr;
-  const Seq& items = (opt->engine->spec().*seq)();
-  if (index < 0 || index >= static_cast<int>(items.size())) return nullptr;
-  return get(items[index]).c_str();
-}
-}  // namespace
-
-// Helpers kept out of the extern "C" block: they return C++ types.
-namespace {
 struct Outputs {
   std::vector<double> y, g, z;
 };
@@ -123,13 +93,48 @@ Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, cons
   return o;
 }
 
-rescue::acq::CausalPrior& causal_or_fail(rescue_optimizer* opt) {
-  rescue::acq::CausalPrior* prior = opt->engine->causal();
-  if (!prior)
-    rescue::fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
-                                       "suggestion with at least two rows of data");
-  return *prior;
+// The configuration buffer of a suggestion holds exactly one value per option.
+void need_dim(const rescue::ProblemSpec& spec, int d) {
+  if (d != spec.dim())
+    rescue::fail(Status::SizeMismatch, "configuration buffer: length " + std::to_string(d) + ", the problem has " +
+                                           std::to_string(spec.dim()) + " options");
 }
+
+// The count and capacity of a list the caller sizes (a size query passes capacity 0).
+void need_count(const int* count, int capacity) {
+  need(count, "count pointer");
+  if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+}
+
+// Copies text and its NUL into a caller's buffer, or fails with `too_small`;
+// capacity 0 with no buffer asks for the length only.
+void text_out(const std::string& text, char* buffer, size_t capacity, size_t* length, const std::string& too_small) {
+  *length = text.size();
+  if (capacity < text.size() + 1) {
+    if (capacity == 0 && !buffer) return;  // size query
+    rescue::fail(Status::BufferTooSmall, too_small);
+  }
+  need(buffer, "buffer");
+  std::memcpy(buffer, text.c_str(), text.size() + 1);
+}
+
+template <class Seq, class Get>
+const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec::*seq)() const, int index, Get get) {
+  if (!opt) return nullptr;
+  const Seq& items = (opt->engine->spec().*seq)();
+  if (index < 0 || index >= static_cast<int>(items.size())) return nullptr;
+  return get(items[index]).c_str();
+}
+
+// The body is variadic because braces do not protect commas from the preprocessor.
+#define RESCUE_PROBLEM_CALL(problem, ...)         \
+  if (!(problem)) return null_handle("problem");  \
+  return guarded(&(problem)->errmsg, [&] { __VA_ARGS__; })
+
+#define RESCUE_OPT_CALL(opt, ...)                 \
+  if (!(opt)) return null_handle("optimizer");    \
+  return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
+
 }  // namespace
 
 extern "C" {
@@ -433,10 +438,7 @@ rescue_status rescue_param_info(const char* name, double* default_value, int* ki
 
 rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* ticket) {
   RESCUE_OPT_CALL(opt, {
-    const int dim = opt->engine->spec().dim();
-    if (d != dim)
-      rescue::fail(Status::SizeMismatch, "configuration buffer: length " + std::to_string(d) + ", the problem has " +
-                                             std::to_string(dim) + " options");
+    need_dim(opt->engine->spec(), d);
     need(x, "configuration buffer");
     need(s, "fidelity pointer");
     need(ticket, "ticket pointer");
@@ -448,17 +450,22 @@ rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s,
 }
 
 rescue_status rescue_suggest_batch(rescue_optimizer* opt, int q, double* x, int d, double* s, int* tickets, int* count) {
-  if (!opt) return null_handle("optimizer");
-  if (!count) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "count pointer is NULL"); });
-  *count = 0;
-  if (q < 1) return guarded(&opt->errmsg, [] { rescue::fail(Status::InvalidArgument, "q must be >= 1"); });
-  if (!x || !s || !tickets) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "output buffer is NULL"); });
-  for (int i = 0; i < q; ++i) {
-    const rescue_status st = rescue_suggest(opt, x + static_cast<size_t>(i) * (d > 0 ? d : 0), d, s + i, tickets + i);
-    if (st != RESCUE_OK) return *count > 0 ? RESCUE_OK : st;
-    ++*count;
-  }
-  return RESCUE_OK;
+  RESCUE_OPT_CALL(opt, {
+    need(count, "count pointer");
+    *count = 0;
+    if (q < 1) rescue::fail(Status::InvalidArgument, "q must be >= 1");
+    if (!x || !s || !tickets) rescue::fail(Status::NullPointer, "output buffer is NULL");
+    need_dim(opt->engine->spec(), d);
+    const rescue::engine::Optimizer::Batch batch = opt->engine->suggest_batch(q);
+    for (const auto& t : batch.tickets) {
+      std::copy(t.x.begin(), t.x.end(), x + static_cast<size_t>(*count) * d);
+      s[*count] = t.s;
+      tickets[*count] = static_cast<int>(t.ticket);
+      ++*count;
+    }
+    // A batch cut short still succeeds; why it stopped is the handle's message.
+    if (batch.stopped_by) rescue::capi::record_exception(&opt->errmsg, batch.stopped_by);
+  });
 }
 
 rescue_status rescue_observe(rescue_optimizer* opt, int ticket, const double* y, int m, const double* g, int q,
@@ -483,20 +490,14 @@ rescue_status rescue_fail(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL(o
 
 rescue_status rescue_pending(const rescue_optimizer* opt, int* tickets, int capacity, int* count) {
   RESCUE_OPT_CALL(opt, {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
-    const auto& pending = opt->engine->pending();
-    std::vector<int> ids;
-    for (const auto& p : pending) ids.push_back(static_cast<int>(p.ticket));
-    std::sort(ids.begin(), ids.end());
+    need_count(count, capacity);
+    const std::vector<std::int64_t> ids = opt->engine->pending_tickets();
     *count = static_cast<int>(ids.size());
     if (capacity < *count)
       rescue::fail(Status::BufferTooSmall, "ticket buffer holds " + std::to_string(capacity) + ", " +
                                                std::to_string(*count) + " tickets are pending");
-    if (!ids.empty()) {
-      need(tickets, "ticket buffer");
-      std::copy(ids.begin(), ids.end(), tickets);
-    }
+    if (!ids.empty()) need(tickets, "ticket buffer");
+    for (size_t i = 0; i < ids.size(); ++i) tickets[i] = static_cast<int>(ids[i]);
   });
 }
 
@@ -558,8 +559,7 @@ int rescue_done(const rescue_optimizer* opt) {
 
 rescue_status rescue_pareto(rescue_optimizer* opt, double* x, double* y, int capacity, int* count) {
   RESCUE_OPT_CALL(opt, {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    need_count(count, capacity);
     const rescue::engine::ParetoSet set = opt->engine->pareto();
     *count = static_cast<int>(set.x.size());
     if (capacity == 0 && !x && !y) return;  // size query
@@ -590,8 +590,7 @@ rescue_status rescue_predict(rescue_optimizer* opt, const double* x, int n, int 
 
 rescue_status rescue_cross_validate(rescue_optimizer* opt, double* mean, double* sd, int p, int capacity, int* count) {
   RESCUE_OPT_CALL(opt, {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    need_count(count, capacity);
     const rescue::ProblemSpec& spec = opt->engine->spec();
     if (p != spec.num_objectives() + spec.num_constraints())
       rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
@@ -646,16 +645,10 @@ rescue_status rescue_causal_graph(rescue_optimizer* opt, int format, int as_disc
     need(length, "length pointer");
     if (format != RESCUE_GRAPH_DOT && format != RESCUE_GRAPH_JSON)
       rescue::fail(Status::InvalidArgument, "format must be RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON");
-    const auto& cpm = causal_or_fail(opt).cpm();
+    const auto& cpm = opt->engine->causal_model().cpm();
     const auto& g = as_discovered ? cpm.learned : cpm.dag;
     const std::string text = format == RESCUE_GRAPH_DOT ? g.to_dot() : g.to_json();
-    *length = text.size();
-    if (capacity < text.size() + 1) {
-      if (capacity == 0 && !buffer) return;  // size query
-      rescue::fail(Status::BufferTooSmall, "the graph needs " + std::to_string(text.size() + 1) + " bytes");
-    }
-    need(buffer, "buffer");
-    std::memcpy(buffer, text.c_str(), text.size() + 1);
+    text_out(text, buffer, capacity, length, "the graph needs " + std::to_string(text.size() + 1) + " bytes");
   });
 }
 
@@ -664,7 +657,7 @@ rescue_status rescue_causal_estimates(rescue_optimizer* opt, const double* x, in
   RESCUE_OPT_CALL(opt, {
     const QueryPoints q = read_points(opt->engine->spec(), x, n, d, s, mean, p);
     Eigen::MatrixXd m, v;
-    causal_or_fail(opt).estimate(q.X, q.S, &m, &v);
+    opt->engine->causal_estimates(q.X, q.S, &m, &v);
     write_outputs(m, v, mean, sd);
   });
 }
@@ -673,16 +666,12 @@ rescue_status rescue_problem_sample_observational(const rescue_problem* problem,
                                                   int ncols) {
   RESCUE_PROBLEM_CALL(problem, {
     if (!problem->builtin) rescue::fail(Status::InvalidState, "only built-in problems have an observational sampler");
-    const auto& spec = problem->builtin->spec();
-    const int width = spec.dim() + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
+    const int width = rescue::engine::observational_width(problem->builtin->spec());
     if (ncols != width) rescue::fail(Status::SizeMismatch, "rows need " + std::to_string(width) + " columns");
     if (n < 1) rescue::fail(Status::SizeMismatch, "at least one row is needed");
     need(rows, "row buffer");
-    rescue::Rng rng(seed);
-    for (int i = 0; i < n; ++i) {
-      const auto r = problem->builtin->sample_observational(rng);
-      std::copy(r.begin(), r.end(), rows + static_cast<size_t>(i) * width);
-    }
+    const std::vector<double> data = rescue::problems::sample_observational(*problem->builtin, n, seed);
+    std::copy(data.begin(), data.end(), rows);
   });
 }
 
@@ -692,14 +681,8 @@ rescue_status rescue_save(const rescue_optimizer* opt, char* buffer, size_t capa
   RESCUE_OPT_CALL(opt, {
     need(length, "length pointer");
     const std::string text = rescue::engine::checkpoint_text(*opt->engine);
-    *length = text.size();
-    if (capacity < text.size() + 1) {
-      if (capacity == 0 && !buffer) return;  // size query
-      rescue::fail(Status::BufferTooSmall, "the checkpoint needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " +
-                                               std::to_string(capacity));
-    }
-    need(buffer, "buffer");
-    std::memcpy(buffer, text.c_str(), text.size() + 1);
+    text_out(text, buffer, capacity, length,
+             "the checkpoint needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " + std::to_string(capacity));
   });
 }
 
