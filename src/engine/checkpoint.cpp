@@ -67,6 +67,13 @@ std::string text(const json& j, const char* what) {
   return j.get<std::string>();
 }
 
+// The configuration, fidelity and cost of a saved observation or pending ticket.
+void check_evaluation(const ProblemSpec& p, const std::vector<double>& x, double s, double cost, const std::string& what) {
+  p.check_config(x.data());
+  if (!p.fidelity().valid(s)) corrupt(what + " fidelity is not valid for the problem");
+  if (!(cost > 0.0)) corrupt(what + " cost must be positive");
+}
+
 json problem_to_json(const ProblemSpec& p) {
   json j;
   json opts = json::array();
@@ -224,9 +231,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     ob.cost = finite(field(o, "cost"), "observation cost");
     ob.ticket = integer(field(o, "ticket"), "observation ticket");
     if (ob.ticket < 0 || ob.ticket >= next) corrupt("observation ticket out of range");
-    p.check_config(ob.x.data());
-    if (!p.fidelity().valid(ob.s)) corrupt("observation fidelity is not valid for the problem");
-    if (!(ob.cost > 0.0)) corrupt("observation cost must be positive");
+    check_evaluation(p, ob.x, ob.s, ob.cost, "observation");
     opt->observations_.push_back(std::move(ob));
   }
   const json& pend = field(doc, "pending");
@@ -240,9 +245,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     if (t.ticket < 1 || t.ticket >= next) corrupt("pending ticket out of range");
     for (const auto& other : opt->pending_)
       if (other.ticket == t.ticket) corrupt("pending ticket listed twice");
-    p.check_config(t.x.data());
-    if (!p.fidelity().valid(t.s)) corrupt("pending fidelity is not valid for the problem");
-    if (!(t.cost > 0.0)) corrupt("pending cost must be positive");
+    check_evaluation(p, t.x, t.s, t.cost, "pending");
     opt->pending_.push_back(std::move(t));
   }
   const json& closed = field(doc, "closed_tickets");
