@@ -159,7 +159,7 @@ ProblemSpec problem_from_json(const json& j) {
   const json& params = field(j, "params");
   if (!params.is_object()) corrupt("params is not an object");
   for (auto it = params.begin(); it != params.end(); ++it) p.restore_param(it.key(), finite(it.value(), "parameter"));
-  // Causal background knowledge (absent in checkpoints of older builds of format 1).
+  // Causal background knowledge: optional, since a format-1 checkpoint may lack it.
   if (j.contains("user_dag") && !j["user_dag"].is_null()) p.set_user_dag(acq::edges_from_json(j["user_dag"], "user DAG"));
   if (j.contains("required_edges"))
     for (const auto& e : acq::edges_from_json(j["required_edges"], "required edges")) p.add_edge_constraint(e, true);

@@ -88,8 +88,9 @@ TEST(Checkpoint, SaveLoadContinueEqualsUninterruptedRun) {
 }
 
 // A checkpoint keeps the parameter values it was written with, also those
-// outside the domains rescue_problem_set_param now enforces (earlier builds
-// accepted any finite value): it loads and continues as it would have.
+// outside the domains rescue_problem_set_param enforces (a checkpoint may come
+// from a build that accepted any finite value): it loads and continues as it
+// would have.
 TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_problem* p = small_problem();
   ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", 2), RESCUE_OK);
@@ -104,10 +105,10 @@ TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_destroy(b);
 }
 
-// recommend.feasibility came after those builds, so a value outside (0, 1)
-// can only come from an edited checkpoint; it loads (parameters load as
-// written), but the recommendation refuses it with a message instead of
-// quietly treating every configuration as feasible, and the observations stay.
+// A recommend.feasibility outside (0, 1) in an edited checkpoint loads
+// (parameters load as written), but the recommendation refuses it with a
+// message instead of quietly treating every configuration as feasible, and the
+// observations stay.
 TEST(Checkpoint, AnEditedRecommendationFeasibilityIsRefusedByThePareto) {
   for (const char* bad : {"1.0", "0.0", "-3.0"}) {
     SCOPED_TRACE(bad);
