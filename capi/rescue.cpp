@@ -93,11 +93,11 @@ Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, cons
   return o;
 }
 
-// The configuration buffer of a suggestion holds exactly one value per option.
-void need_dim(const rescue::ProblemSpec& spec, int d) {
-  if (d != spec.dim())
-    rescue::fail(Status::SizeMismatch, "configuration buffer: length " + std::to_string(d) + ", the problem has " +
-                                           std::to_string(spec.dim()) + " options");
+// An output buffer holds exactly as many values as the problem has `items`.
+void need_length(int n, int expected, const char* what, const char* items) {
+  if (n != expected)
+    rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(n) + ", the problem has " +
+                                           std::to_string(expected) + " " + items);
 }
 
 // The count and capacity of a list the caller sizes (a size query passes capacity 0).
@@ -296,16 +296,10 @@ rescue_status rescue_problem_evaluate(const rescue_problem* problem, const doubl
       rescue::fail(Status::InvalidState, "only built-in problems (rescue_problem_builtin) can be evaluated by the library");
     const rescue::ProblemSpec& spec = problem->builtin->spec();
     const auto xv = copy_in(x, d, spec.dim(), "configuration");
-    if (m != spec.num_objectives())
-      rescue::fail(Status::SizeMismatch, "objective buffer: length " + std::to_string(m) + ", the problem has " +
-                                             std::to_string(spec.num_objectives()));
-    if (q != spec.num_constraints())
-      rescue::fail(Status::SizeMismatch, "constraint buffer: length " + std::to_string(q) + ", the problem has " +
-                                             std::to_string(spec.num_constraints()));
+    need_length(m, spec.num_objectives(), "objective buffer", "objectives");
+    need_length(q, spec.num_constraints(), "constraint buffer", "constraints");
     if (z != nullptr || k != 0) {
-      if (k != spec.num_indicators())
-        rescue::fail(Status::SizeMismatch, "indicator buffer: length " + std::to_string(k) + ", the problem has " +
-                                               std::to_string(spec.num_indicators()));
+      need_length(k, spec.num_indicators(), "indicator buffer", "indicators");
       if (k > 0) need(z, "indicator buffer");
     }
     need(y, "objective buffer");
@@ -387,9 +381,7 @@ int rescue_objective_sense(const rescue_optimizer* opt, int index) {
 rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, int m) {
   RESCUE_OPT_CALL(opt, {
     const auto& spec = opt->engine->spec();
-    if (m != spec.num_objectives())
-      rescue::fail(Status::SizeMismatch, "reference buffer: length " + std::to_string(m) + ", the problem has " +
-                                             std::to_string(spec.num_objectives()) + " objectives");
+    need_length(m, spec.num_objectives(), "reference buffer", "objectives");
     need(ref, "reference buffer");
     if (spec.reference_point().empty()) rescue::fail(Status::InvalidState, "the problem has no reference point");
     std::copy(spec.reference_point().begin(), spec.reference_point().end(), ref);
@@ -438,7 +430,7 @@ rescue_status rescue_param_info(const char* name, double* default_value, int* ki
 
 rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* ticket) {
   RESCUE_OPT_CALL(opt, {
-    need_dim(opt->engine->spec(), d);
+    need_length(d, opt->engine->spec().dim(), "configuration buffer", "options");
     need(x, "configuration buffer");
     need(s, "fidelity pointer");
     need(ticket, "ticket pointer");
@@ -455,7 +447,7 @@ rescue_status rescue_suggest_batch(rescue_optimizer* opt, int q, double* x, int 
     *count = 0;
     if (q < 1) rescue::fail(Status::InvalidArgument, "q must be >= 1");
     if (!x || !s || !tickets) rescue::fail(Status::NullPointer, "output buffer is NULL");
-    need_dim(opt->engine->spec(), d);
+    need_length(d, opt->engine->spec().dim(), "configuration buffer", "options");
     const rescue::engine::Optimizer::Batch batch = opt->engine->suggest_batch(q);
     for (const auto& t : batch.tickets) {
       std::copy(t.x.begin(), t.x.end(), x + static_cast<size_t>(*count) * d);
@@ -513,14 +505,9 @@ rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, dou
       rescue::fail(Status::OutOfRange, "observation index " + std::to_string(index) + " is outside [0, " +
                                            std::to_string(obs.size()) + ")");
     const auto& spec = opt->engine->spec();
-    auto check_cap = [](const double* p, int cap, int need_n, const char* what) {
-      if (p && cap != need_n)
-        rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(cap) + ", needs " +
-                                               std::to_string(need_n));
-    };
-    check_cap(x, d, spec.dim(), "configuration buffer");
-    check_cap(y, m, spec.num_objectives(), "objective buffer");
-    check_cap(g, q, spec.num_constraints(), "constraint buffer");
+    if (x) need_length(d, spec.dim(), "configuration buffer", "options");
+    if (y) need_length(m, spec.num_objectives(), "objective buffer", "objectives");
+    if (g) need_length(q, spec.num_constraints(), "constraint buffer", "constraints");
     const auto& o = obs[index];
     if (x) std::copy(o.x.begin(), o.x.end(), x);
     if (s) *s = o.s;
@@ -532,13 +519,9 @@ rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, dou
 
 rescue_status rescue_cost(const rescue_optimizer* opt, const double* x, int d, double s, double* cost) {
   RESCUE_OPT_CALL(opt, {
-    const auto& spec = opt->engine->spec();
-    const auto xv = copy_in(x, d, spec.dim(), "configuration");
+    const auto xv = copy_in(x, d, opt->engine->spec().dim(), "configuration");
     need(cost, "cost pointer");
-    spec.check_config(xv.data());
-    if (!std::isfinite(s)) rescue::fail(Status::NonFinite, "fidelity is not finite");
-    if (!spec.fidelity().valid(s)) rescue::fail(Status::OutOfRange, "fidelity is not valid for this problem");
-    *cost = spec.cost(xv.data(), s);
+    *cost = opt->engine->cost(xv, s);
   });
 }
 

@@ -244,15 +244,24 @@ void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const
   notify();
 }
 
-void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
-                           const std::vector<double>& g, const std::vector<double>& z) {
-  ready_to_change();
+void Optimizer::check_point(const std::vector<double>& x, double s) const {
   if (x.size() != static_cast<std::size_t>(spec_.dim()))
     fail(Status::SizeMismatch, "configuration: expected " + std::to_string(spec_.dim()) + " values, got " +
                                    std::to_string(x.size()));
   spec_.check_config(x.data());
   if (!std::isfinite(s)) fail(Status::NonFinite, "fidelity is " + num(s) + "; it must be finite");
   if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + num(s) + " is not a valid fidelity of this problem");
+}
+
+double Optimizer::cost(const std::vector<double>& x, double s) const {
+  check_point(x, s);
+  return spec_.cost(x.data(), s);
+}
+
+void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
+                           const std::vector<double>& g, const std::vector<double>& z) {
+  ready_to_change();
+  check_point(x, s);
   check_outputs(y, g, z);
   const double cost = spec_.cost(x.data(), s);
   check_spend(cost);

@@ -68,6 +68,8 @@ class Optimizer {
   std::vector<std::int64_t> pending_tickets() const;
   double spent() const { return spent_; }
   double pending_cost() const;
+  /// The cost of evaluating x at fidelity s, both checked as observe_at() checks them.
+  double cost(const std::vector<double>& x, double s) const;
   bool done() const;
   /// The recommended Pareto set at the target fidelity: NSGA-II on the model's
   /// posterior mean (acq/recommender.hpp) once a model can be fitted, before
@@ -138,6 +140,8 @@ class Optimizer {
   std::vector<PendingTicket>::iterator find_pending(std::int64_t ticket, const char* action);
   /// Fails OutOfRange, before anything changes, when adding cost to the total spent would overflow.
   void check_spend(double cost) const;
+  /// Fails, before anything changes, unless x is a configuration of the problem and s a valid fidelity.
+  void check_point(const std::vector<double>& x, double s) const;
   void check_outputs(const std::vector<double>& y, const std::vector<double>& g, const std::vector<double>& z) const;
   Observation make_observation(const std::vector<double>& x, double s, double cost, std::int64_t ticket,
                                const std::vector<double>& y, const std::vector<double>& g,
