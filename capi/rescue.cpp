@@ -6,28 +6,16 @@
 #include "capi/handles.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <new>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#define RESCUE_HAVE_FSYNC 1
-#endif
-
-#include <nlohmann/json.hpp>
-
 #include "core/parameters.hpp"
 #include "core/problem_spec.hpp"
-#include "engine/journal.hpp"
+#include "engine/checkpoint.hpp"
 #include "engine/optimizer.hpp"
 #include "acq/causal_prior.hpp"
 #include "moo/hypervolume.hpp"
@@ -44,6 +32,7 @@ using rescue::capi::null_handle;
 
 static_assert(static_cast<int>(Status::Internal) == RESCUE_ERR_INTERNAL, "status codes must match rescue.h");
 static_assert(static_cast<int>(Status::Callback) == RESCUE_ERR_CALLBACK, "status codes must match rescue.h");
+static_assert(rescue::engine::kCheckpointFormat == RESCUE_CHECKPOINT_FORMAT, "checkpoint formats must match rescue.h");
 
 void need(const void* p, const char* what) {
   if (!p) rescue::fail(Status::NullPointer, std::string(what) + " is NULL");
@@ -55,8 +44,8 @@ std::string need_name(const char* name, const char* what) {
 }
 
 // The query of rescue_predict and rescue_causal_estimates: n x d
-// configurations (point-major) within bounds and n valid fidelities, answered
-// with p = M + Q outputs per point into `mean` (checked here).
+// configurations (point-major) and n fidelities, answered with p = M + Q
+// outputs per point into `mean`. The engine checks the points themselves.
 struct QueryPoints {
   Eigen::MatrixXd X;
   Eigen::VectorXd S;
@@ -70,15 +59,8 @@ QueryPoints read_points(const rescue::ProblemSpec& spec, const double* x, int n,
   need(x, "configurations");
   need(s, "fidelities");
   need(mean, "mean buffer");
-  QueryPoints q{Eigen::MatrixXd(n, d), Eigen::VectorXd(n)};
-  for (int i = 0; i < n; ++i) {
-    spec.check_config(x + static_cast<size_t>(i) * d);
-    if (!std::isfinite(s[i])) rescue::fail(Status::NonFinite, "fidelity " + std::to_string(i) + " is not finite");
-    if (!spec.fidelity().valid(s[i])) rescue::fail(Status::OutOfRange, "fidelity " + std::to_string(i) + " is not valid");
-    for (int j = 0; j < d; ++j) q.X(i, j) = x[static_cast<size_t>(i) * d + j];
-    q.S[i] = s[i];
-  }
-  return q;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  return QueryPoints{Eigen::Map<const RowMajor>(x, n, d), Eigen::Map<const Eigen::VectorXd>(s, n)};
 }
 
 // Writes the n x p means, and the standard deviations unless sd is NULL, point-major.
@@ -100,61 +82,6 @@ std::vector<double> copy_in(const double* p, int n, int expected, const char* wh
   return n > 0 ? std::vector<double>(p, p + n) : std::vector<double>();
 }
 
-// The body is variadic because braces do not protect commas from the preprocessor.
-#define RESCUE_PROBLEM_CALL(problem, ...)         \
-  if (!(problem)) return null_handle("problem");  \
-  return guarded(&(problem)->errmsg, [&] { __VA_ARGS__; })
-
-#define RESCUE_OPT_CALL(opt, ...)                 \
-  if (!(opt)) return null_handle("optimizer");    \
-  return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
-
-const char kMagic[] = "RESCUE-CHECKPOINT";
-
-std::string checkpoint_text(const rescue_optimizer* opt) {
-  return std::string(kMagic) + " " + std::to_string(RESCUE_CHECKPOINT_FORMAT) + "\n" + opt->engine->to_json().dump(1) + "\n";
-}
-
-rescue_optimizer* optimizer_from_text(const char* data, size_t length) {
-  const std::string text(data, length);
-  const size_t eol = text.find('\n');
-  const std::string first = text.substr(0, eol);
-  std::istringstream is(first);
-  std::string magic;
-  long long format = 0;
-  std::string rest;
-  if (!(is >> magic) || magic != kMagic)
-    rescue::fail(Status::CorruptCheckpoint, "not a RESCUE checkpoint (the first line must start with RESCUE-CHECKPOINT)");
-  if (!(is >> format) || (is >> rest) || format < 1)
-    rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: malformed format number on the first line");
-  if (format > RESCUE_CHECKPOINT_FORMAT)
-    rescue::fail(Status::UnsupportedVersion, "checkpoint format " + std::to_string(format) +
-                                                 " is newer than this library reads (" +
-                                                 std::to_string(RESCUE_CHECKPOINT_FORMAT) + "); upgrade the library");
-  if (eol == std::string::npos) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: no content after the first line");
-  nlohmann::json doc = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
-  if (doc.is_discarded()) rescue::fail(Status::CorruptCheckpoint, "corrupt checkpoint: the content is not valid JSON");
-  std::unique_ptr<rescue::engine::Optimizer> engine = rescue::engine::Optimizer::from_json(doc);
-  auto h = std::make_unique<rescue_optimizer>();
-  h->engine = std::move(engine);
-  h->strategy = h->engine->spec().strategy();
-  return h.release();
-}
-
-}  // namespace
-
-namespace {
-template <class Seq, class Get>
-const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec::*seq)() const, int index, Get get) {
-  if (!opt) return nullptr;
-  const Seq& items = (opt->engine->spec().*seq)();
-  if (index < 0 || index >= static_cast<int>(items.size())) return nullptr;
-  return get(items[index]).c_str();
-}
-}  // namespace
-
-// Helpers kept out of the extern "C" block: they return C++ types.
-namespace {
 struct Outputs {
   std::vector<double> y, g, z;
 };
@@ -166,13 +93,48 @@ Outputs outputs_in(const rescue::ProblemSpec& spec, const double* y, int m, cons
   return o;
 }
 
-rescue::acq::CausalPrior& causal_or_fail(rescue_optimizer* opt) {
-  rescue::acq::CausalPrior* prior = opt->engine->causal();
-  if (!prior)
-    rescue::fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
-                                       "suggestion with at least two rows of data");
-  return *prior;
+// An output buffer holds exactly as many values as the problem has `items`.
+void need_length(int n, int expected, const char* what, const char* items) {
+  if (n != expected)
+    rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(n) + ", the problem has " +
+                                           std::to_string(expected) + " " + items);
 }
+
+// The count and capacity of a list the caller sizes (a size query passes capacity 0).
+void need_count(const int* count, int capacity) {
+  need(count, "count pointer");
+  if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+}
+
+// Copies text and its NUL into a caller's buffer, or fails with `too_small`;
+// capacity 0 with no buffer asks for the length only.
+void text_out(const std::string& text, char* buffer, size_t capacity, size_t* length, const std::string& too_small) {
+  *length = text.size();
+  if (capacity < text.size() + 1) {
+    if (capacity == 0 && !buffer) return;  // size query
+    rescue::fail(Status::BufferTooSmall, too_small);
+  }
+  need(buffer, "buffer");
+  std::memcpy(buffer, text.c_str(), text.size() + 1);
+}
+
+template <class Seq, class Get>
+const char* name_at(const rescue_optimizer* opt, const Seq& (rescue::ProblemSpec::*seq)() const, int index, Get get) {
+  if (!opt) return nullptr;
+  const Seq& items = (opt->engine->spec().*seq)();
+  if (index < 0 || index >= static_cast<int>(items.size())) return nullptr;
+  return get(items[index]).c_str();
+}
+
+// The body is variadic because braces do not protect commas from the preprocessor.
+#define RESCUE_PROBLEM_CALL(problem, ...)         \
+  if (!(problem)) return null_handle("problem");  \
+  return guarded(&(problem)->errmsg, [&] { __VA_ARGS__; })
+
+#define RESCUE_OPT_CALL(opt, ...)                 \
+  if (!(opt)) return null_handle("optimizer");    \
+  return guarded(&(opt)->errmsg, [&] { __VA_ARGS__; })
+
 }  // namespace
 
 extern "C" {
@@ -319,9 +281,7 @@ rescue_status rescue_problem_set_param(rescue_problem* problem, const char* key,
 }
 
 rescue_status rescue_problem_get_param(const rescue_problem* problem, const char* key, double* value) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     const std::string name = need_name(key, "parameter name");
     need(value, "value pointer");
     rescue::check_parameter_name(name);
@@ -331,23 +291,15 @@ rescue_status rescue_problem_get_param(const rescue_problem* problem, const char
 
 rescue_status rescue_problem_evaluate(const rescue_problem* problem, const double* x, int d, double s, double* y, int m,
                                       double* g, int q, double* z, int k) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);  // only the message changes
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     if (!problem->builtin)
       rescue::fail(Status::InvalidState, "only built-in problems (rescue_problem_builtin) can be evaluated by the library");
     const rescue::ProblemSpec& spec = problem->builtin->spec();
     const auto xv = copy_in(x, d, spec.dim(), "configuration");
-    if (m != spec.num_objectives())
-      rescue::fail(Status::SizeMismatch, "objective buffer: length " + std::to_string(m) + ", the problem has " +
-                                             std::to_string(spec.num_objectives()));
-    if (q != spec.num_constraints())
-      rescue::fail(Status::SizeMismatch, "constraint buffer: length " + std::to_string(q) + ", the problem has " +
-                                             std::to_string(spec.num_constraints()));
+    need_length(m, spec.num_objectives(), "objective buffer", "objectives");
+    need_length(q, spec.num_constraints(), "constraint buffer", "constraints");
     if (z != nullptr || k != 0) {
-      if (k != spec.num_indicators())
-        rescue::fail(Status::SizeMismatch, "indicator buffer: length " + std::to_string(k) + ", the problem has " +
-                                               std::to_string(spec.num_indicators()));
+      need_length(k, spec.num_indicators(), "indicator buffer", "indicators");
       if (k > 0) need(z, "indicator buffer");
     }
     need(y, "objective buffer");
@@ -368,10 +320,7 @@ rescue_status rescue_create(const rescue_problem* problem, rescue_optimizer** ou
   *out = nullptr;
   if (!problem) return null_handle("problem");
   return guarded(nullptr, [&] {
-    auto h = std::make_unique<rescue_optimizer>();
-    h->engine = std::make_unique<rescue::engine::Optimizer>(problem->spec);
-    h->strategy = h->engine->spec().strategy();
-    *out = h.release();
+    *out = new rescue_optimizer(std::make_unique<rescue::engine::Optimizer>(problem->spec));
   });
 }
 
@@ -404,9 +353,7 @@ const char* rescue_indicator_name(const rescue_optimizer* opt, int index) {
 }
 
 rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double* lower, double* upper, int* kind) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& options = opt->engine->spec().options();
     if (index < 0 || index >= static_cast<int>(options.size()))
       rescue::fail(Status::OutOfRange, "option index " + std::to_string(index) + " is out of range");
@@ -417,9 +364,7 @@ rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double*
 }
 
 rescue_status rescue_constraint_info(const rescue_optimizer* opt, int index, double* threshold, int* sense) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& cons = opt->engine->spec().constraints();
     if (index < 0 || index >= static_cast<int>(cons.size()))
       rescue::fail(Status::OutOfRange, "constraint index " + std::to_string(index) + " is out of range");
@@ -434,13 +379,9 @@ int rescue_objective_sense(const rescue_optimizer* opt, int index) {
 }
 
 rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, int m) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& spec = opt->engine->spec();
-    if (m != spec.num_objectives())
-      rescue::fail(Status::SizeMismatch, "reference buffer: length " + std::to_string(m) + ", the problem has " +
-                                             std::to_string(spec.num_objectives()) + " objectives");
+    need_length(m, spec.num_objectives(), "reference buffer", "objectives");
     need(ref, "reference buffer");
     if (spec.reference_point().empty()) rescue::fail(Status::InvalidState, "the problem has no reference point");
     std::copy(spec.reference_point().begin(), spec.reference_point().end(), ref);
@@ -448,9 +389,7 @@ rescue_status rescue_reference_point(const rescue_optimizer* opt, double* ref, i
 }
 
 rescue_status rescue_target_fidelity(const rescue_optimizer* opt, double* target) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(target, "target pointer");
     *target = opt->engine->spec().fidelity().target;
   });
@@ -491,10 +430,7 @@ rescue_status rescue_param_info(const char* name, double* default_value, int* ki
 
 rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s, int* ticket) {
   RESCUE_OPT_CALL(opt, {
-    const int dim = opt->engine->spec().dim();
-    if (d != dim)
-      rescue::fail(Status::SizeMismatch, "configuration buffer: length " + std::to_string(d) + ", the problem has " +
-                                             std::to_string(dim) + " options");
+    need_length(d, opt->engine->spec().dim(), "configuration buffer", "options");
     need(x, "configuration buffer");
     need(s, "fidelity pointer");
     need(ticket, "ticket pointer");
@@ -506,17 +442,22 @@ rescue_status rescue_suggest(rescue_optimizer* opt, double* x, int d, double* s,
 }
 
 rescue_status rescue_suggest_batch(rescue_optimizer* opt, int q, double* x, int d, double* s, int* tickets, int* count) {
-  if (!opt) return null_handle("optimizer");
-  if (!count) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "count pointer is NULL"); });
-  *count = 0;
-  if (q < 1) return guarded(&opt->errmsg, [] { rescue::fail(Status::InvalidArgument, "q must be >= 1"); });
-  if (!x || !s || !tickets) return guarded(&opt->errmsg, [] { rescue::fail(Status::NullPointer, "output buffer is NULL"); });
-  for (int i = 0; i < q; ++i) {
-    const rescue_status st = rescue_suggest(opt, x + static_cast<size_t>(i) * (d > 0 ? d : 0), d, s + i, tickets + i);
-    if (st != RESCUE_OK) return *count > 0 ? RESCUE_OK : st;
-    ++*count;
-  }
-  return RESCUE_OK;
+  RESCUE_OPT_CALL(opt, {
+    need(count, "count pointer");
+    *count = 0;
+    if (q < 1) rescue::fail(Status::InvalidArgument, "q must be >= 1");
+    if (!x || !s || !tickets) rescue::fail(Status::NullPointer, "output buffer is NULL");
+    need_length(d, opt->engine->spec().dim(), "configuration buffer", "options");
+    const rescue::engine::Optimizer::Batch batch = opt->engine->suggest_batch(q);
+    for (const auto& t : batch.tickets) {
+      std::copy(t.x.begin(), t.x.end(), x + static_cast<size_t>(*count) * d);
+      s[*count] = t.s;
+      tickets[*count] = static_cast<int>(t.ticket);
+      ++*count;
+    }
+    // A batch cut short still succeeds; why it stopped is the handle's message.
+    if (batch.stopped_by) rescue::capi::record_exception(&opt->errmsg, batch.stopped_by);
+  });
 }
 
 rescue_status rescue_observe(rescue_optimizer* opt, int ticket, const double* y, int m, const double* g, int q,
@@ -540,23 +481,15 @@ rescue_status rescue_cancel(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL
 rescue_status rescue_fail(rescue_optimizer* opt, int ticket) { RESCUE_OPT_CALL(opt, opt->engine->fail_ticket(ticket)); }
 
 rescue_status rescue_pending(const rescue_optimizer* opt, int* tickets, int capacity, int* count) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
-    const auto& pending = opt->engine->pending();
-    std::vector<int> ids;
-    for (const auto& p : pending) ids.push_back(static_cast<int>(p.ticket));
-    std::sort(ids.begin(), ids.end());
+  RESCUE_OPT_CALL(opt, {
+    need_count(count, capacity);
+    const std::vector<std::int64_t> ids = opt->engine->pending_tickets();
     *count = static_cast<int>(ids.size());
     if (capacity < *count)
       rescue::fail(Status::BufferTooSmall, "ticket buffer holds " + std::to_string(capacity) + ", " +
                                                std::to_string(*count) + " tickets are pending");
-    if (!ids.empty()) {
-      need(tickets, "ticket buffer");
-      std::copy(ids.begin(), ids.end(), tickets);
-    }
+    if (!ids.empty()) need(tickets, "ticket buffer");
+    for (size_t i = 0; i < ids.size(); ++i) tickets[i] = static_cast<int>(ids[i]);
   });
 }
 
@@ -566,22 +499,15 @@ int rescue_num_observations(const rescue_optimizer* opt) {
 
 rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, double* x, int d, double* s, double* y,
                                      int m, double* g, int q, int* failed) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     const auto& obs = opt->engine->observations();
     if (index < 0 || index >= static_cast<int>(obs.size()))
       rescue::fail(Status::OutOfRange, "observation index " + std::to_string(index) + " is outside [0, " +
                                            std::to_string(obs.size()) + ")");
     const auto& spec = opt->engine->spec();
-    auto check_cap = [](const double* p, int cap, int need_n, const char* what) {
-      if (p && cap != need_n)
-        rescue::fail(Status::SizeMismatch, std::string(what) + ": length " + std::to_string(cap) + ", needs " +
-                                               std::to_string(need_n));
-    };
-    check_cap(x, d, spec.dim(), "configuration buffer");
-    check_cap(y, m, spec.num_objectives(), "objective buffer");
-    check_cap(g, q, spec.num_constraints(), "constraint buffer");
+    if (x) need_length(d, spec.dim(), "configuration buffer", "options");
+    if (y) need_length(m, spec.num_objectives(), "objective buffer", "objectives");
+    if (g) need_length(q, spec.num_constraints(), "constraint buffer", "constraints");
     const auto& o = obs[index];
     if (x) std::copy(o.x.begin(), o.x.end(), x);
     if (s) *s = o.s;
@@ -592,16 +518,10 @@ rescue_status rescue_get_observation(const rescue_optimizer* opt, int index, dou
 }
 
 rescue_status rescue_cost(const rescue_optimizer* opt, const double* x, int d, double s, double* cost) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
-    const auto& spec = opt->engine->spec();
-    const auto xv = copy_in(x, d, spec.dim(), "configuration");
+  RESCUE_OPT_CALL(opt, {
+    const auto xv = copy_in(x, d, opt->engine->spec().dim(), "configuration");
     need(cost, "cost pointer");
-    spec.check_config(xv.data());
-    if (!std::isfinite(s)) rescue::fail(Status::NonFinite, "fidelity is not finite");
-    if (!spec.fidelity().valid(s)) rescue::fail(Status::OutOfRange, "fidelity is not valid for this problem");
-    *cost = spec.cost(xv.data(), s);
+    *cost = opt->engine->cost(xv, s);
   });
 }
 
@@ -622,8 +542,7 @@ int rescue_done(const rescue_optimizer* opt) {
 
 rescue_status rescue_pareto(rescue_optimizer* opt, double* x, double* y, int capacity, int* count) {
   RESCUE_OPT_CALL(opt, {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    need_count(count, capacity);
     const rescue::engine::ParetoSet set = opt->engine->pareto();
     *count = static_cast<int>(set.x.size());
     if (capacity == 0 && !x && !y) return;  // size query
@@ -654,8 +573,7 @@ rescue_status rescue_predict(rescue_optimizer* opt, const double* x, int n, int 
 
 rescue_status rescue_cross_validate(rescue_optimizer* opt, double* mean, double* sd, int p, int capacity, int* count) {
   RESCUE_OPT_CALL(opt, {
-    need(count, "count pointer");
-    if (capacity < 0) rescue::fail(Status::InvalidArgument, "capacity must be >= 0");
+    need_count(count, capacity);
     const rescue::ProblemSpec& spec = opt->engine->spec();
     if (p != spec.num_objectives() + spec.num_constraints())
       rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
@@ -710,16 +628,10 @@ rescue_status rescue_causal_graph(rescue_optimizer* opt, int format, int as_disc
     need(length, "length pointer");
     if (format != RESCUE_GRAPH_DOT && format != RESCUE_GRAPH_JSON)
       rescue::fail(Status::InvalidArgument, "format must be RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON");
-    const auto& cpm = causal_or_fail(opt).cpm();
+    const auto& cpm = opt->engine->causal_model().cpm();
     const auto& g = as_discovered ? cpm.learned : cpm.dag;
     const std::string text = format == RESCUE_GRAPH_DOT ? g.to_dot() : g.to_json();
-    *length = text.size();
-    if (capacity < text.size() + 1) {
-      if (capacity == 0 && !buffer) return;  // size query
-      rescue::fail(Status::BufferTooSmall, "the graph needs " + std::to_string(text.size() + 1) + " bytes");
-    }
-    need(buffer, "buffer");
-    std::memcpy(buffer, text.c_str(), text.size() + 1);
+    text_out(text, buffer, capacity, length, "the graph needs " + std::to_string(text.size() + 1) + " bytes");
   });
 }
 
@@ -728,46 +640,32 @@ rescue_status rescue_causal_estimates(rescue_optimizer* opt, const double* x, in
   RESCUE_OPT_CALL(opt, {
     const QueryPoints q = read_points(opt->engine->spec(), x, n, d, s, mean, p);
     Eigen::MatrixXd m, v;
-    causal_or_fail(opt).estimate(q.X, q.S, &m, &v);
+    opt->engine->causal_estimates(q.X, q.S, &m, &v);
     write_outputs(m, v, mean, sd);
   });
 }
 
 rescue_status rescue_problem_sample_observational(const rescue_problem* problem, int n, unsigned int seed, double* rows,
                                                   int ncols) {
-  if (!problem) return null_handle("problem");
-  auto* mut = const_cast<rescue_problem*>(problem);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_PROBLEM_CALL(problem, {
     if (!problem->builtin) rescue::fail(Status::InvalidState, "only built-in problems have an observational sampler");
-    const auto& spec = problem->builtin->spec();
-    const int width = spec.dim() + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
+    const int width = rescue::engine::observational_width(problem->builtin->spec());
     if (ncols != width) rescue::fail(Status::SizeMismatch, "rows need " + std::to_string(width) + " columns");
     if (n < 1) rescue::fail(Status::SizeMismatch, "at least one row is needed");
     need(rows, "row buffer");
-    rescue::Rng rng(seed);
-    for (int i = 0; i < n; ++i) {
-      const auto r = problem->builtin->sample_observational(rng);
-      std::copy(r.begin(), r.end(), rows + static_cast<size_t>(i) * width);
-    }
+    const std::vector<double> data = rescue::problems::sample_observational(*problem->builtin, n, seed);
+    std::copy(data.begin(), data.end(), rows);
   });
 }
 
 // ---- checkpoints ----------------------------------------------------------------------
 
 rescue_status rescue_save(const rescue_optimizer* opt, char* buffer, size_t capacity, size_t* length) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
+  RESCUE_OPT_CALL(opt, {
     need(length, "length pointer");
-    const std::string text = checkpoint_text(opt);
-    *length = text.size();
-    if (capacity < text.size() + 1) {
-      if (capacity == 0 && !buffer) return;  // size query
-      rescue::fail(Status::BufferTooSmall, "the checkpoint needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " +
-                                               std::to_string(capacity));
-    }
-    need(buffer, "buffer");
-    std::memcpy(buffer, text.c_str(), text.size() + 1);
+    const std::string text = rescue::engine::checkpoint_text(*opt->engine);
+    text_out(text, buffer, capacity, length,
+             "the checkpoint needs " + std::to_string(text.size() + 1) + " bytes, the buffer has " + std::to_string(capacity));
   });
 }
 
@@ -776,56 +674,18 @@ rescue_status rescue_load(const char* buffer, size_t length, rescue_optimizer** 
   *out = nullptr;
   return guarded(nullptr, [&] {
     need(buffer, "buffer");
-    *out = optimizer_from_text(buffer, length);
+    *out = new rescue_optimizer(rescue::engine::optimizer_from_checkpoint(std::string(buffer, length)));
   });
 }
 
 rescue_status rescue_save_file(const rescue_optimizer* opt, const char* path) {
-  if (!opt) return null_handle("optimizer");
-  auto* mut = const_cast<rescue_optimizer*>(opt);
-  return guarded(&mut->errmsg, [&] {
-    need(path, "path");
-    const std::string text = checkpoint_text(opt);
-    // Atomic replacement: write a temporary file next to the target, flush it
-    // to disk, then rename it over the target.
-    const std::string tmp = std::string(path) + ".tmp";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) rescue::fail(Status::Io, "cannot write '" + tmp + "': " + std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-#ifdef RESCUE_HAVE_FSYNC
-    ok = ok && fsync(fileno(f)) == 0;
-#endif
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok) {
-      std::remove(tmp.c_str());
-      rescue::fail(Status::Io, "cannot write '" + tmp + "'");
-    }
-    if (std::rename(tmp.c_str(), path) != 0) {
-      const std::string why = std::strerror(errno);
-      std::remove(tmp.c_str());
-      rescue::fail(Status::Io, "cannot rename '" + tmp + "' to '" + path + "': " + why);
-    }
-    // The rename itself is durable only once the directory entry is on disk.
-    rescue::engine::sync_parent_directory(path);
-  });
+  RESCUE_OPT_CALL(opt, rescue::engine::save_checkpoint(*opt->engine, need_name(path, "path")));
 }
 
 rescue_status rescue_load_file(const char* path, rescue_optimizer** out) {
   if (!out) return null_handle("output pointer");
   *out = nullptr;
-  return guarded(nullptr, [&] {
-    need(path, "path");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) rescue::fail(Status::Io, std::string("cannot open '") + path + "'");
-    // A directory opens as a stream on Linux and then reads as nothing.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) rescue::fail(Status::Io, std::string("'") + path + "' is a directory");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) rescue::fail(Status::Io, std::string("cannot read '") + path + "'");
-    const std::string text = ss.str();
-    *out = optimizer_from_text(text.data(), text.size());
-  });
+  return guarded(nullptr, [&] { *out = new rescue_optimizer(rescue::engine::load_checkpoint(need_name(path, "path"))); });
 }
 
 // ---- multi-objective utilities --------------------------------------------------------

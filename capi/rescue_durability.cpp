@@ -36,12 +36,9 @@ rescue_status rescue_journal_resume(const char* path, rescue_optimizer** out, in
   if (torn_tail) *torn_tail = 0;
   if (!path) return null_handle("path");
   const rescue_status status = guarded(nullptr, [&] {
-    auto h = std::make_unique<rescue_optimizer>();
     rescue::engine::ReplayInfo info;
-    h->engine = rescue::engine::Journal::resume(path, &info);
-    h->strategy = h->engine->spec().strategy();
+    *out = new rescue_optimizer(rescue::engine::Journal::resume(path, &info));
     if (torn_tail) *torn_tail = info.torn_tail ? 1 : 0;
-    *out = h.release();
   });
   return status;
 }

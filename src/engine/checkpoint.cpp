@@ -1,19 +1,24 @@
-// Checkpoint format (version 1): the JSON document below. The C ABI writes it
-// behind the magic line "RESCUE-CHECKPOINT <format>". Doubles are written with
+// Checkpoint format (version 1): the JSON document below, behind the line
+// "RESCUE-CHECKPOINT <format>" (engine/checkpoint.hpp). Doubles are written with
 // the shortest text that round-trips exactly; NaN (a missing value) as null.
 // The problem is rebuilt through ProblemSpec's validating setters, so a
 // checkpoint edited into an invalid problem is refused like a bad API call.
+#include "engine/checkpoint.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "acq/rescue_strategy.hpp"
-#include "engine/optimizer.hpp"
+#include "engine/files.hpp"
 
 namespace rescue::engine {
 namespace {
 
 using nlohmann::json;
+
+const char kMagic[] = "RESCUE-CHECKPOINT";
 
 json vec(const std::vector<double>& v) {
   json a = json::array();
@@ -60,6 +65,13 @@ std::int64_t integer(const json& j, const char* what) {
 std::string text(const json& j, const char* what) {
   if (!j.is_string()) corrupt(std::string(what) + " is not a string");
   return j.get<std::string>();
+}
+
+// The configuration, fidelity and cost of a saved observation or pending ticket.
+void check_evaluation(const ProblemSpec& p, const std::vector<double>& x, double s, double cost, const std::string& what) {
+  p.check_config(x.data());
+  if (!p.fidelity().valid(s)) corrupt(what + " fidelity is not valid for the problem");
+  if (!(cost > 0.0)) corrupt(what + " cost must be positive");
 }
 
 json problem_to_json(const ProblemSpec& p) {
@@ -147,7 +159,7 @@ ProblemSpec problem_from_json(const json& j) {
   const json& params = field(j, "params");
   if (!params.is_object()) corrupt("params is not an object");
   for (auto it = params.begin(); it != params.end(); ++it) p.restore_param(it.key(), finite(it.value(), "parameter"));
-  // Causal background knowledge (absent in checkpoints of older builds of format 1).
+  // Causal background knowledge: optional, since a format-1 checkpoint may lack it.
   if (j.contains("user_dag") && !j["user_dag"].is_null()) p.set_user_dag(acq::edges_from_json(j["user_dag"], "user DAG"));
   if (j.contains("required_edges"))
     for (const auto& e : acq::edges_from_json(j["required_edges"], "required edges")) p.add_edge_constraint(e, true);
@@ -222,9 +234,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     ob.cost = finite(field(o, "cost"), "observation cost");
     ob.ticket = integer(field(o, "ticket"), "observation ticket");
     if (ob.ticket < 0 || ob.ticket >= next) corrupt("observation ticket out of range");
-    p.check_config(ob.x.data());
-    if (!p.fidelity().valid(ob.s)) corrupt("observation fidelity is not valid for the problem");
-    if (!(ob.cost > 0.0)) corrupt("observation cost must be positive");
+    check_evaluation(p, ob.x, ob.s, ob.cost, "observation");
     opt->observations_.push_back(std::move(ob));
   }
   const json& pend = field(doc, "pending");
@@ -238,9 +248,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     if (t.ticket < 1 || t.ticket >= next) corrupt("pending ticket out of range");
     for (const auto& other : opt->pending_)
       if (other.ticket == t.ticket) corrupt("pending ticket listed twice");
-    p.check_config(t.x.data());
-    if (!p.fidelity().valid(t.s)) corrupt("pending fidelity is not valid for the problem");
-    if (!(t.cost > 0.0)) corrupt("pending cost must be positive");
+    check_evaluation(p, t.x, t.s, t.cost, "pending");
     opt->pending_.push_back(std::move(t));
   }
   const json& closed = field(doc, "closed_tickets");
@@ -265,6 +273,33 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
   if (!opt->rng_.from_string(text(field(doc, "rng"), "rng"))) corrupt("random generator state is malformed");
   opt->strategy_->load_state(field(doc, "strategy_state"), opt->view(HUGE_VAL));
   return opt;
+}
+
+std::string checkpoint_text(const Optimizer& opt) {
+  return std::string(kMagic) + " " + std::to_string(kCheckpointFormat) + "\n" + opt.to_json().dump(1) + "\n";
+}
+
+std::unique_ptr<Optimizer> optimizer_from_checkpoint(const std::string& text) {
+  const std::size_t eol = text.find('\n');
+  std::istringstream first(text.substr(0, eol));
+  std::string magic, rest;
+  long long format = 0;
+  if (!(first >> magic) || magic != kMagic)
+    fail(Status::CorruptCheckpoint, "not a RESCUE checkpoint (the first line must start with RESCUE-CHECKPOINT)");
+  if (!(first >> format) || (first >> rest) || format < 1) corrupt("malformed format number on the first line");
+  if (format > kCheckpointFormat)
+    fail(Status::UnsupportedVersion, "checkpoint format " + std::to_string(format) + " is newer than this library reads (" +
+                                         std::to_string(kCheckpointFormat) + "); upgrade the library");
+  if (eol == std::string::npos) corrupt("no content after the first line");
+  const json doc = json::parse(text.begin() + static_cast<std::ptrdiff_t>(eol) + 1, text.end(), nullptr, false);
+  if (doc.is_discarded()) corrupt("the content is not valid JSON");
+  return Optimizer::from_json(doc);
+}
+
+void save_checkpoint(const Optimizer& opt, const std::string& path) { write_file_atomically(path, checkpoint_text(opt)); }
+
+std::unique_ptr<Optimizer> load_checkpoint(const std::string& path) {
+  return optimizer_from_checkpoint(read_file(path, "checkpoint"));
 }
 
 }  // namespace rescue::engine

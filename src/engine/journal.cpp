@@ -1,14 +1,12 @@
 #include "engine/journal.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
+#include "engine/files.hpp"
 #include "util/error.hpp"
 
 namespace rescue::engine {
@@ -18,10 +16,6 @@ using nlohmann::json;
 
 const char kMagic[] = "RESCUE-JOURNAL";
 constexpr int kFormat = 1;
-
-std::string sys_error(const std::string& what, const std::string& path) {
-  return what + " '" + path + "': " + std::strerror(errno);
-}
 
 std::array<std::uint32_t, 256> crc_table() {
   std::array<std::uint32_t, 256> t{};
@@ -39,20 +33,6 @@ std::string hex(std::uint32_t v) {
   return buf;
 }
 
-// Writes all of `data`, retrying short writes and interrupted calls.
-bool write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 std::string record(char kind, std::uint64_t seq, const json& state, const std::string& body) {
   std::string payload = std::string(1, kind) + " " + std::to_string(seq) + " " + hex(crc32(state.dump())) + " " + body;
   const std::string crc = hex(crc32(payload));
@@ -61,26 +41,6 @@ std::string record(char kind, std::uint64_t seq, const json& state, const std::s
 
 [[noreturn]] void corrupt(const std::string& what) { fail(Status::CorruptCheckpoint, "corrupt journal: " + what); }
 
-std::string read_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(Status::Io, sys_error("cannot open journal", path));
-  std::string text;
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = sys_error("cannot read journal", path);
-      ::close(fd);
-      fail(Status::Io, why);
-    }
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
-}
-
 }  // namespace
 
 std::uint32_t crc32(const std::string& bytes) {
@@ -88,38 +48,6 @@ std::uint32_t crc32(const std::string& bytes) {
   std::uint32_t c = 0xFFFFFFFFu;
   for (unsigned char b : bytes) c = table[(c ^ b) & 0xFFu] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
-}
-
-void sync_parent_directory(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) fail(Status::Io, sys_error("cannot open directory", dir));
-  // Some file systems cannot sync a directory (EINVAL); their renames are then
-  // as durable as they can be made.
-  const bool ok = ::fsync(fd) == 0 || errno == EINVAL;
-  const std::string why = ok ? "" : sys_error("cannot sync directory", dir);
-  ::close(fd);
-  if (!ok) fail(Status::Io, why);
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(Status::Io, sys_error("cannot write", tmp));
-  bool ok = write_all(fd, text) && ::fsync(fd) == 0;
-  const std::string why = ok ? "" : sys_error("cannot write", tmp);
-  ok = (::close(fd) == 0) && ok;
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    fail(Status::Io, why.empty() ? "cannot write '" + tmp + "'" : why);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why2 = sys_error("cannot rename '" + tmp + "' to", path);
-    ::unlink(tmp.c_str());
-    fail(Status::Io, why2);
-  }
-  sync_parent_directory(path);
 }
 
 nlohmann::json replay_journal(const std::string& text, ReplayInfo* info) {
@@ -214,7 +142,7 @@ void Journal::attach(Optimizer& opt, const std::string& path) {
 
 std::unique_ptr<Optimizer> Journal::resume(const std::string& path, ReplayInfo* info) {
   if (path.empty()) fail(Status::InvalidArgument, "the journal path is empty");
-  const json state = replay_journal(read_file(path), info);
+  const json state = replay_journal(read_file(path, "journal"), info);
   // A state whose records check out but that the library refuses is
   // CorruptCheckpoint from from_json, as rescue_load reports it.
   std::unique_ptr<Optimizer> opt = Optimizer::from_json(state);

@@ -28,14 +28,6 @@ namespace rescue::engine {
 /// CRC-32 (IEEE 802.3, reflected, as in zlib) of a byte string.
 std::uint32_t crc32(const std::string& bytes);
 
-/// Makes the directory holding `path` durable (fsync of the directory), so that
-/// a rename into it survives a power loss. Throws Io on failure.
-void sync_parent_directory(const std::string& path);
-
-/// Writes `text` to `path` atomically: `path.tmp`, fsync, rename, fsync of the
-/// directory. Throws Io on failure (the old file, if any, is left intact).
-void write_file_atomically(const std::string& path, const std::string& text);
-
 /// What a replay found.
 struct ReplayInfo {
   std::size_t records = 0;   ///< valid records applied (the base included)

@@ -166,6 +166,27 @@ PendingTicket Optimizer::suggest() {
   return t;
 }
 
+Optimizer::Batch Optimizer::suggest_batch(int q) {
+  Batch batch;
+  for (int i = 0; i < q; ++i) {
+    try {
+      batch.tickets.push_back(suggest());
+    } catch (...) {
+      if (batch.tickets.empty()) throw;
+      batch.stopped_by = std::current_exception();
+      break;
+    }
+  }
+  return batch;
+}
+
+std::vector<std::int64_t> Optimizer::pending_tickets() const {
+  std::vector<std::int64_t> ids;
+  for (const auto& p : pending_) ids.push_back(p.ticket);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
 std::vector<PendingTicket>::iterator Optimizer::find_pending(std::int64_t ticket, const char* action) {
   auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingTicket& p) { return p.ticket == ticket; });
   if (it != pending_.end()) return it;
@@ -223,15 +244,24 @@ void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const
   notify();
 }
 
-void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
-                           const std::vector<double>& g, const std::vector<double>& z) {
-  ready_to_change();
+void Optimizer::check_point(const std::vector<double>& x, double s) const {
   if (x.size() != static_cast<std::size_t>(spec_.dim()))
     fail(Status::SizeMismatch, "configuration: expected " + std::to_string(spec_.dim()) + " values, got " +
                                    std::to_string(x.size()));
   spec_.check_config(x.data());
   if (!std::isfinite(s)) fail(Status::NonFinite, "fidelity is " + num(s) + "; it must be finite");
   if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + num(s) + " is not a valid fidelity of this problem");
+}
+
+double Optimizer::cost(const std::vector<double>& x, double s) const {
+  check_point(x, s);
+  return spec_.cost(x.data(), s);
+}
+
+void Optimizer::observe_at(const std::vector<double>& x, double s, const std::vector<double>& y,
+                           const std::vector<double>& g, const std::vector<double>& z) {
+  ready_to_change();
+  check_point(x, s);
   check_outputs(y, g, z);
   const double cost = spec_.cost(x.data(), s);
   check_spend(cost);
@@ -299,9 +329,8 @@ const acq::Surrogate* Optimizer::current_model() {
   return &*predictor_;
 }
 
-void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
-                        Eigen::MatrixXd* sd, Eigen::VectorXd* feasible) {
-  const int d = spec_.dim(), M = spec_.num_objectives(), Q = spec_.num_constraints();
+Eigen::MatrixXd Optimizer::unit_points(const Eigen::MatrixXd& x, const Eigen::VectorXd& s) const {
+  const int d = spec_.dim();
   if (x.cols() != d) fail(Status::SizeMismatch, "configurations need one column per option");
   if (x.rows() != s.size()) fail(Status::SizeMismatch, "one fidelity per configuration is needed");
   Eigen::MatrixXd Z(x.rows(), d + 1);
@@ -317,6 +346,13 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
     for (int j = 0; j < d; ++j) Z(i, j) = u[static_cast<std::size_t>(j)];
     Z(i, d) = spec_.fidelity().unit(s[i]);
   }
+  return Z;
+}
+
+void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
+                        Eigen::MatrixXd* sd, Eigen::VectorXd* feasible) {
+  const int M = spec_.num_objectives(), Q = spec_.num_constraints();
+  const Eigen::MatrixXd Z = unit_points(x, s);
   const acq::Surrogate* model = current_model();
   if (!model) fail(Status::InvalidState, "no model yet: predictions need at least two successful observations");
   Eigen::MatrixXd m, v;
@@ -358,6 +394,20 @@ void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
     if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) outm.col(k) = -outm.col(k);
   if (mean) *mean = std::move(outm);
   if (sd) *sd = std::move(outs);
+}
+
+acq::CausalPrior& Optimizer::causal_model() {
+  acq::CausalPrior* prior = strategy_->causal(view(HUGE_VAL));
+  if (!prior)
+    fail(Status::InvalidState, "no causal model yet: it is learned by the \"rescue\" strategy at its first "
+                               "suggestion with at least two rows of data");
+  return *prior;
+}
+
+void Optimizer::causal_estimates(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
+                                 Eigen::MatrixXd* sd) {
+  unit_points(x, s);  // the checks only: the causal model takes user units
+  causal_model().estimate(x, s, mean, sd);
 }
 
 void Optimizer::set_user_dag(const char* json) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,11 @@ using acq::PendingTicket;
 using acq::Strategy;
 using acq::Suggestion;
 
+/// The columns of an observational row: options, fidelity, indicators, objectives, constraints.
+inline int observational_width(const ProblemSpec& spec) {
+  return spec.dim() + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
+}
+
 class Optimizer {
  public:
   /// Validates that the problem is complete and builds its strategy.
@@ -37,6 +43,15 @@ class Optimizer {
   // ---- ask / tell ----
   /// The next (x, s) with a new ticket; throws BudgetExhausted when nothing affordable is left.
   PendingTicket suggest();
+  /// Up to q suggestions, each made with the earlier ones pending (as q calls
+  /// of suggest()). The first refusal ends the batch: it is thrown when it
+  /// comes first, otherwise the batch holds the tickets made before it and
+  /// the refusal itself.
+  struct Batch {
+    std::vector<PendingTicket> tickets;
+    std::exception_ptr stopped_by;  ///< null when all q were made
+  };
+  Batch suggest_batch(int q);
   /// Results for a pending ticket. y: M values, g: Q values, z: K values or empty.
   void observe(std::int64_t ticket, const std::vector<double>& y, const std::vector<double>& g,
                const std::vector<double>& z);
@@ -49,8 +64,12 @@ class Optimizer {
   // ---- state ----
   const std::vector<Observation>& observations() const { return observations_; }
   const std::vector<PendingTicket>& pending() const { return pending_; }
+  /// The pending tickets' numbers, ascending (a loaded checkpoint may list them in any order).
+  std::vector<std::int64_t> pending_tickets() const;
   double spent() const { return spent_; }
   double pending_cost() const;
+  /// The cost of evaluating x at fidelity s, both checked as observe_at() checks them.
+  double cost(const std::vector<double>& x, double s) const;
   bool done() const;
   /// The recommended Pareto set at the target fidelity: NSGA-II on the model's
   /// posterior mean (acq/recommender.hpp) once a model can be fitted, before
@@ -76,9 +95,7 @@ class Optimizer {
 
   void add_observational(const std::vector<std::vector<double>>& rows);
   const std::vector<std::vector<double>>& observational() const { return observational_; }
-  int observational_width() const {
-    return spec_.dim() + 1 + spec_.num_indicators() + spec_.num_objectives() + spec_.num_constraints();
-  }
+  int observational_width() const { return engine::observational_width(spec_); }
 
   void set_cost_callback(CostCallback fn, void* user) {
     ready_to_change();
@@ -90,8 +107,13 @@ class Optimizer {
   /// A user DAG as JSON (edges by name), or nullptr to go back to discovery.
   void set_user_dag(const char* json);
   void constrain_edge(const std::string& from, const std::string& to, bool required);
-  /// The strategy's causal prior, or nullptr (not "rescue", or nothing learned yet).
-  acq::CausalPrior* causal() { return strategy_->causal(view(HUGE_VAL)); }
+  /// The strategy's causal prior; throws InvalidState when there is none (not
+  /// "rescue", or nothing learned yet).
+  acq::CausalPrior& causal_model();
+  /// The causal model's estimates (acq::CausalPrior::estimate) at n
+  /// configurations and fidelities, checked as predict() checks them.
+  void causal_estimates(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
+                        Eigen::MatrixXd* sd);
 
   /// Told of every state change (suggest, observe, observe_at, cancel, fail_ticket,
   /// add_observational) before the changing call returns; engine/journal.hpp uses it
@@ -118,11 +140,16 @@ class Optimizer {
   std::vector<PendingTicket>::iterator find_pending(std::int64_t ticket, const char* action);
   /// Fails OutOfRange, before anything changes, when adding cost to the total spent would overflow.
   void check_spend(double cost) const;
+  /// Fails, before anything changes, unless x is a configuration of the problem and s a valid fidelity.
+  void check_point(const std::vector<double>& x, double s) const;
   void check_outputs(const std::vector<double>& y, const std::vector<double>& g, const std::vector<double>& z) const;
   Observation make_observation(const std::vector<double>& x, double s, double cost, std::int64_t ticket,
                                const std::vector<double>& y, const std::vector<double>& g,
                                const std::vector<double>& z) const;
   double budget_left() const;
+  /// Checks n query points (n x d, user units, and n fidelities) and returns
+  /// them in the model's unit coordinates (n x (d + 1), the fidelity last).
+  Eigen::MatrixXd unit_points(const Eigen::MatrixXd& x, const Eigen::VectorXd& s) const;
   /// The fitted model for the current data that pareto() and predict() use
   /// (cached); nullptr when none can be fitted yet.
   const acq::Surrogate* current_model();

@@ -2,6 +2,7 @@
 // evaluation, a noisy one, and a sampler of observational data for the causal
 // model. Definitions follow docs/problems.md (the exact formulas).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -50,6 +51,10 @@ class BenchmarkProblem {
   /// (the default) when the problem states none.
   virtual std::vector<std::pair<int, double>> target_fixed_options() const { return {}; }
 };
+
+/// n rows of observational data (BenchmarkProblem::sample_observational) drawn
+/// in turn from one generator seeded with `seed`, concatenated row after row.
+std::vector<double> sample_observational(const BenchmarkProblem& problem, int n, std::uint64_t seed);
 
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.
 std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name);

@@ -595,6 +595,7 @@ TEST(Batch, StopsAtTheBudget) {
   int t[5], count = 0;
   ASSERT_EQ(rescue_suggest_batch(opt.h, 5, x, 3, s, t, &count), RESCUE_OK);
   EXPECT_EQ(count, 2);  // two evaluations of cost 10 fit in 25
+  EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("budget"), std::string::npos) << rescue_errmsg(opt.h);
   EXPECT_EQ(rescue_suggest_batch(opt.h, 5, x, 3, s, t, &count), RESCUE_ERR_BUDGET_EXHAUSTED);
   EXPECT_EQ(count, 0);
 }

@@ -155,6 +155,10 @@ TEST(CausalApi, GraphExportAndEstimatesOfTheHealthcareModel) {
   EXPECT_EQ(rescue_causal_estimates(h.opt, x, 2, 2, s, mean, sd, 2), RESCUE_ERR_SIZE_MISMATCH);
   const double out[2] = {50.0, 0.5};
   EXPECT_EQ(rescue_causal_estimates(h.opt, out, 1, 2, s, mean, sd, 3), RESCUE_ERR_OUT_OF_RANGE);
+  const double nan_s[2] = {1.0, std::nan("")}, low_s[2] = {1.0, -0.5};
+  EXPECT_EQ(rescue_causal_estimates(h.opt, x, 2, 2, nan_s, mean, sd, 3), RESCUE_ERR_NON_FINITE);
+  EXPECT_NE(std::string(rescue_errmsg(h.opt)).find("point 1"), std::string::npos) << rescue_errmsg(h.opt);
+  EXPECT_EQ(rescue_causal_estimates(h.opt, x, 2, 2, low_s, mean, sd, 3), RESCUE_ERR_OUT_OF_RANGE);
 }
 
 // rescue.repair through the C ABI, on the robot stand-in whose indicators are

@@ -2,9 +2,11 @@
 // run, and corrupt or newer input is refused with a clear status, never a crash.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -86,8 +88,9 @@ TEST(Checkpoint, SaveLoadContinueEqualsUninterruptedRun) {
 }
 
 // A checkpoint keeps the parameter values it was written with, also those
-// outside the domains rescue_problem_set_param now enforces (earlier builds
-// accepted any finite value): it loads and continues as it would have.
+// outside the domains rescue_problem_set_param enforces (a checkpoint may come
+// from a build that accepted any finite value): it loads and continues as it
+// would have.
 TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_problem* p = small_problem();
   ASSERT_EQ(rescue_problem_set_param(p, "rescue.repair", 2), RESCUE_OK);
@@ -102,10 +105,10 @@ TEST(Checkpoint, ParameterValuesOfEarlierBuildsStillLoad) {
   rescue_destroy(b);
 }
 
-// recommend.feasibility came after those builds, so a value outside (0, 1)
-// can only come from an edited checkpoint; it loads (parameters load as
-// written), but the recommendation refuses it with a message instead of
-// quietly treating every configuration as feasible, and the observations stay.
+// A recommend.feasibility outside (0, 1) in an edited checkpoint loads
+// (parameters load as written), but the recommendation refuses it with a
+// message instead of quietly treating every configuration as feasible, and the
+// observations stay.
 TEST(Checkpoint, AnEditedRecommendationFeasibilityIsRefusedByThePareto) {
   for (const char* bad : {"1.0", "0.0", "-3.0"}) {
     SCOPED_TRACE(bad);
@@ -275,6 +278,44 @@ TEST(Checkpoint, RandomMutationsNeverCrash) {
     }
   }
   EXPECT_GT(refused, 300);
+}
+
+// A committed checkpoint of format 1 with every field filled (discrete levels
+// with per-level costs, a failed, a cancelled and a pending ticket, an
+// observation at a chosen point, observational rows with missing values, a
+// user DAG and edge constraints): this library must load it and save it back
+// byte for byte, so checkpoints pass between builds in both directions.
+TEST(Checkpoint, ACommittedFormat1CheckpointLoadsAndSavesBackUnchanged) {
+  const std::string path = std::string(RESCUE_CAPI_TEST_DATA) + "/checkpoint_format1.txt";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in.good()) << path;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  rescue_optimizer* a = load(text);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(state(a), text);
+  rescue_optimizer* b = nullptr;
+  ASSERT_EQ(rescue_load_file(path.c_str(), &b), RESCUE_OK) << rescue_last_error();
+  EXPECT_EQ(state(b), text);
+  EXPECT_STREQ(rescue_strategy_name(a), "random");
+  EXPECT_EQ(rescue_num_observations(a), 7);
+  EXPECT_EQ(rescue_num_observational(a), 2);
+  int pending = 0, ticket = 0;
+  ASSERT_EQ(rescue_pending(a, &ticket, 1, &pending), RESCUE_OK);
+  EXPECT_EQ(pending, 1);
+  EXPECT_EQ(ticket, 8);
+  double x[3], s, y[2], g[1];
+  int failed = 0;
+  ASSERT_EQ(rescue_get_observation(a, 6, x, 3, &s, y, 2, g, 1, &failed), RESCUE_OK);
+  EXPECT_EQ(x[2], 0.012345678901234567);
+  EXPECT_EQ(y[0], 0.1 + 0.2);
+  EXPECT_TRUE(std::signbit(y[1]));
+  EXPECT_EQ(g[0], 5e-324);
+  ASSERT_EQ(rescue_get_observation(a, 5, x, 3, &s, y, 2, g, 1, &failed), RESCUE_OK);
+  EXPECT_EQ(failed, 1);
+  ASSERT_EQ(rescue_suggest(a, x, 3, &s, &ticket), RESCUE_OK) << rescue_errmsg(a);
+  EXPECT_EQ(ticket, 9);
+  rescue_destroy(a);
+  rescue_destroy(b);
 }
 
 TEST(Checkpoint, CallbackCostModelMustBeSetAgainAfterLoading) {
