@@ -86,14 +86,7 @@ Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
       M_(spec.num_objectives()),
       Q_(spec.num_constraints()),
       target_unit_(spec.fidelity().unit(spec.fidelity().target)) {
-  // A setting of every model, whoever builds it, where the fidelity varies:
-  // 1 anchors the discrepancy at the target, 2 at the lowest fidelity.
   const FidelitySpec& f = spec.fidelity();
-  const double mode = spec.param("gp.fidelity_discrepancy", 0.0);
-  if (mode != 0.0 && f.upper > f.lower && spec.dim() >= 1) {
-    options_.fidelity_discrepancy = true;
-    options_.discrepancy_anchor = mode == 1.0 ? target_unit_ : f.unit(f.lower);
-  }
   if (spec.param("gp.fidelity_levels", 1.0) == 1.0 && f.discrete && f.levels.size() >= 3) {
     options_.fidelity_levels.clear();
     for (double s : f.levels) options_.fidelity_levels.push_back(f.unit(s));

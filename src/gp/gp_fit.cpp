@@ -20,8 +20,6 @@ namespace {
 //  log kappa       ~ N(-3, 3^2), L entries ~ N(0, 2^2)  (keep K_obj bounded on tiny data)
 //  mean scale ~ N(1, 1), log hook weight ~ N(0, 1),
 //  fidelity slope ~ N(0, 2^2)  (only when learned)
-//  discrepancy: log lengthscales as the input ones, log variance ~ N(-3, 3^2)
-//  (as kappa: a discrepancy the data do not ask for stays small)
 //  fidelity positions: none (flat within their bounds)
 struct Gauss {
   double mu, var;
@@ -93,11 +91,6 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
       v += add_prior(theta, layout_.hook_weight_offset(), 1, Gauss{0.0, 1.0}, grad);
     if (layout_.fidelity_slope_offset() >= 0)
       v += add_prior(theta, layout_.fidelity_slope_offset(), P_, Gauss{0.0, 4.0}, grad);
-    if (layout_.disc_lengthscale_offset() >= 0) {
-      v += add_prior(theta, layout_.disc_lengthscale_offset(), D_ - 1,
-                     Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
-      v += add_prior(theta, layout_.disc_variance_offset(), P_, Gauss{-3.0, 9.0}, grad);
-    }
   }
   return v;
 }
@@ -230,10 +223,6 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       h.log_noise[m] = rng.uniform(std::log(1e-4), std::log(0.1));
     }
     if (explore) h.mean_constant.setZero(), h.fidelity_slope.setZero();
-    if (opt_.fidelity_discrepancy) {
-      for (int j = 0; j < D_ - 1; ++j) h.log_disc_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
-      for (int m = 0; m < P_; ++m) h.log_disc_variance[m] = rng.uniform(std::log(1e-3), std::log(0.3));
-    }
     // Interior fidelity levels anywhere from one range below the lowest level
     // to the highest: nearer the target than their value says, or farther.
     for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = rng.uniform(-1.0, 1.0);

@@ -52,11 +52,9 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
                num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
                LearnMask{options.learn_mean_constant, false, false, options.learn_fidelity_offset,
-                         options.fidelity_discrepancy, interior_levels(options)}) {
+                         interior_levels(options)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
-  if (options.fidelity_discrepancy && num_inputs < 2)
-    fail(Status::InvalidArgument, "gp: a fidelity discrepancy needs at least one input besides the fidelity");
   if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
     fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
   const auto& lv = options.fidelity_levels;
@@ -97,7 +95,7 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
                 opt_.learn_hook_weight && bool(next.kernel_hook_), opt_.learn_fidelity_offset,
-                opt_.fidelity_discrepancy, num_positions()});
+                num_positions()});
   if (next.plain_.size() != next.layout_.size()) next.plain_.resize(0);
   if (next.X_.rows() > 0) {
     next.evaluate_hooks();
@@ -123,10 +121,6 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   h.mean_scale = Eigen::VectorXd::Ones(P_);
   h.log_hook_weight = 0.0;
   h.fidelity_slope = Eigen::VectorXd::Zero(P_);
-  if (opt_.fidelity_discrepancy) {
-    h.log_disc_lengthscale = h.log_lengthscale.head(D_ - 1);
-    h.log_disc_variance = Eigen::VectorXd::Constant(P_, std::log(0.05));
-  }
   // The identity map: the levels where their values put them.
   h.fidelity_position.resize(num_positions());
   for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = opt_.fidelity_levels[k + 1];
@@ -145,10 +139,6 @@ void MultiFidelityGp::set_hyperparameters(const Hyperparameters& given) {
       h.log_kappa.size() != P_ || h.log_noise.size() != P_ || h.mean_constant.size() != P_ ||
       h.mean_scale.size() != P_))
     fail(Status::SizeMismatch, "gp: hyperparameters do not match the model's sizes");
-  if (opt_.fidelity_discrepancy && (h.log_disc_lengthscale.size() != D_ - 1 || h.log_disc_variance.size() != P_))
-    fail(Status::SizeMismatch, "gp: the discrepancy's hyperparameters do not match the model's sizes");
-  if (opt_.fidelity_discrepancy && (!h.log_disc_lengthscale.allFinite() || !h.log_disc_variance.allFinite()))
-    fail(Status::NonFinite, "gp: hyperparameters must be finite");
   if (!h.log_lengthscale.allFinite() || !h.coreg_factor.allFinite() || !h.log_kappa.allFinite() ||
       !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
       !std::isfinite(h.log_hook_weight) || !h.fidelity_slope.allFinite())
@@ -270,17 +260,13 @@ MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const 
 }
 
 bool MultiFidelityGp::kronecker_applies() const {
-  return opt_.allow_kronecker && !kernel_hook_ && !opt_.fidelity_discrepancy &&
+  return opt_.allow_kronecker && !kernel_hook_ &&
          obs_i_.size() == static_cast<std::size_t>(X_.rows()) * static_cast<std::size_t>(P_);
 }
 
 Eigen::MatrixXd MultiFidelityGp::hook_coupling_matrix(const Eigen::MatrixXd& B) const {
   if (opt_.hook_coupling == HookCoupling::Coregionalized) return B;
   return Eigen::MatrixXd::Ones(P_, P_);
-}
-
-Eigen::VectorXd MultiFidelityGp::disc_weight(const Eigen::MatrixXd& Z) const {
-  return (Z.col(D_ - 1).array() - opt_.discrepancy_anchor).abs().matrix();
 }
 
 int MultiFidelityGp::num_positions() const { return interior_levels(opt_); }
@@ -295,23 +281,7 @@ Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperpar
   return W;
 }
 
-Eigen::VectorXd MultiFidelityGp::disc_lengthscales(const Hyperparameters& h) const {
-  // k_d is the input kernel alone: the fidelity lengthscale e^50 makes k_fid 1
-  // to the last bit on the unit interval.
-  Eigen::VectorXd ls(D_);
-  ls.head(D_ - 1) = h.log_disc_lengthscale;
-  ls[D_ - 1] = 50.0;
-  return ls;
-}
-
-Eigen::MatrixXd MultiFidelityGp::disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2,
-                                             const Hyperparameters& h) const {
-  const Eigen::MatrixXd K = input_fidelity_kernel(Z1, Z2, disc_lengthscales(h), opt_.input_kernel);
-  return disc_weight(Z1).asDiagonal() * K * disc_weight(Z2).asDiagonal();
-}
-
-Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx,
-                                                  const Eigen::MatrixXd& Kd) const {
+Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const {
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
@@ -319,15 +289,12 @@ Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, cons
   const bool hook = hsig_.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B);
   const double w = std::exp(h.log_hook_weight);
-  const bool disc = Kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
   for (Eigen::Index b = 0; b < N; ++b) {
     const int j = obs_i_[b], mb = obs_m_[b];
     for (Eigen::Index a = 0; a < N; ++a) {
       const int i = obs_i_[a], ma = obs_m_[a];
       double v = B(ma, mb) * Kx(i, j);
       if (hook) v += w * hsig_(i, ma) * hsig_(j, mb) * C(ma, mb);
-      if (disc && ma == mb) v += vd[ma] * Kd(i, j);
       K(a, b) = v;
     }
     K(b, b) += noise[mb];
@@ -365,9 +332,6 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Xk = warp ? Xw : X_;
   const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale, opt_.input_kernel);
-  // The discrepancy (GpOptions::fidelity_discrepancy): phi_i k_d(x_i, x_j) phi_j.
-  const bool disc = opt_.fidelity_discrepancy;
-  const Eigen::MatrixXd Kd = disc ? disc_kernel(X_, X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
@@ -377,10 +341,10 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   //   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
   // at O(n^2 P q) instead of O((n P)^3).
   const Eigen::Index full = n * P_, q = full - N;
-  const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 && !disc &&
+  const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 &&
                             q > 0 && 3 * q <= full;
   GramFactor F = (kronecker_applies() || kron_missing) ? GramFactor::kronecker(Kx, B, noise)
-                                                       : GramFactor::dense(train_covariance(h, Kx, Kd));
+                                                       : GramFactor::dense(train_covariance(h, Kx));
   Eigen::VectorXd alpha;
   double log_det = F.log_det();
   Eigen::MatrixXd Hc, Zc;  // H_{:,M} and H_{:,M} H_MM^-1 (full x q)
@@ -425,11 +389,8 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
     //   S[m,m']  = sum W_ab Kx[i,j]           (coefficient of dB)
     //   Sh[m,m'] = sum W_ab sig~_m(i) sig~_m'(j)
     //   nd[m]    = sum over a in output m of W_aa
-    //   Gd[i,j]  = sum over same-output pairs of W_ab v_m   (coefficient of dKd)
-    //   Sd[m]    = sum over pairs within output m of W_ab Kd[i,j]
-    Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_), Gd;
-    Eigen::VectorXd nd, Sd;
-    const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
+    Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_);
+    Eigen::VectorXd nd;
     if (F.is_kronecker()) {
       // Closed forms in the eigenbasis (see gram_factor.hpp).
       const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
@@ -462,7 +423,6 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
       G = Eigen::MatrixXd::Zero(n, n);
       S = Eigen::MatrixXd::Zero(P_, P_);
       nd = Eigen::VectorXd::Zero(P_);
-      if (disc) Gd = Eigen::MatrixXd::Zero(n, n), Sd = Eigen::VectorXd::Zero(P_);
       for (Eigen::Index b = 0; b < N; ++b) {
         const int j = obs_i_[b], mb = obs_m_[b];
         for (Eigen::Index a = 0; a < N; ++a) {
@@ -471,10 +431,6 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
           G(i, j) += wab * B(ma, mb);
           S(ma, mb) += wab * Kx(i, j);
           if (hook) Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
-          if (disc && ma == mb) {
-            Gd(i, j) += wab * vd[ma];
-            Sd[ma] += wab * Kd(i, j);
-          }
         }
         nd[mb] += W(b, b);
       }
@@ -513,15 +469,6 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
     if (layout_.fidelity_slope_offset() >= 0) {
       const Eigen::VectorXd t = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
       grad->segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * t);
-    }
-    if (disc) {
-      // Kd = Phi K_d Phi: the weights phi_i phi_j move into G, and the
-      // fidelity entry of the extended lengthscales (held at e^50) is dropped.
-      const Eigen::VectorXd phi = disc_weight(X_);
-      const Eigen::MatrixXd Gw = phi.asDiagonal() * Gd * phi.asDiagonal();
-      grad->segment(layout_.disc_lengthscale_offset(), D_ - 1) =
-          lengthscale_gradient(X_, Gw, disc_lengthscales(h), opt_.input_kernel).head(D_ - 1);
-      grad->segment(layout_.disc_variance_offset(), P_) = 0.5 * Sd.cwiseProduct(vd);
     }
   }
   if (factor_out) *factor_out = std::move(F);
@@ -572,10 +519,6 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale, opt_.input_kernel)
                               : input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
   tp.mean = prior_mean_std(Z);
-  if (opt_.fidelity_discrepancy) {
-    tp.phi = disc_weight(Z);
-    tp.kd = disc_kernel(Z, X_, hp_);
-  }
   if (kernel_hook_) {
     Eigen::MatrixXd s = kernel_hook_(Z);
     if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
@@ -587,7 +530,6 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
 
 Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
-  if (tp.kd.size() > 0) mu += tp.kd * alpha_mat_ * hp_.disc_variance().asDiagonal();
   if (tp.sigma.size() > 0) {
     const Eigen::RowVectorXd u = hsig_.cwiseProduct(alpha_mat_).colwise().sum();
     const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * hook_coupling_matrix(B_));
@@ -603,8 +545,6 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const bool hook = tp.sigma.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
-  const bool disc = tp.kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? hp_.disc_variance() : Eigen::VectorXd();
   for (int mp = 0; mp < P_; ++mp)
     for (Eigen::Index z = 0; z < ns; ++z) {
       const Eigen::Index col = mp * ns + z;
@@ -612,7 +552,6 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
         const int i = obs_i_[a], m = obs_m_[a];
         double v = B_(m, mp) * tp.kx(z, i);
         if (hook) v += w * hsig_(i, m) * tp.sigma(z, mp) * C(m, mp);
-        if (disc && m == mp) v += vd[m] * tp.kd(z, i);
         Kc(a, col) = v;
       }
     }
@@ -628,13 +567,11 @@ Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, cons
   const bool hook = tp.sigma.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
-  const Eigen::MatrixXd Kdz = tp.kd.size() > 0 ? disc_kernel(Z, Z, hp_) : Eigen::MatrixXd();
   for (int m = 0; m < P_; ++m)
     for (int mp = 0; mp < P_; ++mp) {
       auto blk = K.block(m * ns, mp * ns, ns, ns);
       blk = B_(m, mp) * Kzz;
       if (hook) blk += w * C(m, mp) * tp.sigma.col(m) * tp.sigma.col(mp).transpose();
-      if (Kdz.size() > 0 && m == mp) blk += std::exp(hp_.log_disc_variance[m]) * Kdz;
     }
   return K;
 }
@@ -668,7 +605,6 @@ void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::M
       for (Eigen::Index z = 0; z < ns; ++z) {
         double prior = B_(m, m);
         if (tp.sigma.size() > 0) prior += w * C(m, m) * tp.sigma(z, m) * tp.sigma(z, m);
-        if (tp.phi.size() > 0) prior += std::exp(hp_.log_disc_variance[m]) * tp.phi[z] * tp.phi[z];
         var(z, m) = prior - q[m * ns + z];
       }
   }

@@ -66,21 +66,6 @@ struct GpOptions {
   /// configuration only with long input lengthscales.
   bool learn_fidelity_offset = false;
   double fidelity_anchor = 1.0;
-  /// Adds a fidelity discrepancy to every output: f_m(x, s) = g_m(x, s) +
-  /// phi(s) delta_m(x), phi(s) = |discrepancy_anchor - s| on the unit scale,
-  /// with delta_m independent GPs of variance v_m and their own ARD input
-  /// lengthscales (shared by the outputs), both learned. The term vanishes at
-  /// the anchor. Anchored at the lowest fidelity it is Kennedy and O'Hagan's
-  /// model of an expensive code as the cheap one plus a discrepancy: the target
-  /// varies beyond what the cheap fidelities show, by an amount each output
-  /// learns and only target-side data can pin down. Anchored at the target, a
-  /// cheap fidelity is the target plus an error (BoTorch's
-  /// LinearTruncatedFidelityKernel has such a term). Without it the product
-  /// kernel k_in k_fid makes every output follow its low-fidelity data to the
-  /// target as closely as the others do, with one amplitude at every fidelity.
-  /// Uses the dense factor (the Gram matrix is no longer a Kronecker product).
-  bool fidelity_discrepancy = false;
-  double discrepancy_anchor = 1.0;
   /// Discrete fidelity levels (unit scale, strictly ascending; empty or at
   /// least 3) whose interior levels k_fid places where the data put them:
   /// k_fid sees s through the piecewise-linear map that fixes the lowest and
@@ -149,7 +134,6 @@ struct PreparedPool {
   Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
   Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
   Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
-  Eigen::MatrixXd k_disc;       // pool x n discrepancy kernel; empty when none or the pool is at the anchor
   const void* owner = nullptr;  // the model (and fit) it was prepared for
   std::uint64_t version = 0;
 };
@@ -280,11 +264,7 @@ class MultiFidelityGp {
     Eigen::MatrixXd kx;     // n* x n
     Eigen::MatrixXd mean;   // n* x P standardized prior mean
     Eigen::MatrixXd sigma;  // n* x P standardized hook sigma (empty if none)
-    Eigen::MatrixXd kd;     // n* x n discrepancy kernel phi(z) k_d phi(x) (empty if none)
-    Eigen::VectorXd phi;    // n* discrepancy weights (empty if none)
   };
-  /// phi(s) = |discrepancy_anchor - s| of each row's fidelity (last column).
-  Eigen::VectorXd disc_weight(const Eigen::MatrixXd& Z) const;
   /// Z with its fidelity column mapped as k_fid sees it under h
   /// (GpOptions::fidelity_levels); Z itself without learned positions.
   Eigen::MatrixXd warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const;
@@ -292,10 +272,6 @@ class MultiFidelityGp {
   int num_positions() const;
   /// Sets lo = hi = the levels' values for the positions while they are not identified.
   void pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const;
-  /// h's discrepancy lengthscales with the fidelity's held at e^50 (k_fid = 1).
-  Eigen::VectorXd disc_lengthscales(const Hyperparameters& h) const;
-  /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.
-  Eigen::MatrixXd disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2, const Hyperparameters& h) const;
 
   void install_hooks(MeanHook mean, KernelHook kernel);
   void check_lengthscale_prior(const Eigen::VectorXd& mean, double var) const;
@@ -308,8 +284,7 @@ class MultiFidelityGp {
   void evaluate_hooks();
   bool kronecker_applies() const;
   Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
-  /// Kd: the discrepancy's phi-weighted kernel at the data (empty if none).
-  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx, const Eigen::MatrixXd& Kd) const;
+  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;
   Eigen::VectorXd residual(const Hyperparameters& h) const;
   double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,
                     Eigen::VectorXd* grad) const;
