@@ -154,33 +154,6 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const CausalKn
 
 }  // namespace
 
-Eigen::VectorXd lengthscales_from_logs(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                                       std::size_t n_logs) {
-  const int d = spec.dim(), K = spec.num_indicators(), M = spec.num_objectives(), Q = spec.num_constraints();
-  std::vector<Observation> rows;
-  for (std::size_t i = 0; i < std::min(n_logs, observational.size()); ++i) {
-    const std::vector<double>& r = observational[i];
-    if (static_cast<int>(r.size()) != d + 1 + K + M + Q) continue;
-    Observation o;
-    o.x.assign(r.begin(), r.begin() + d);
-    o.s = r[d];
-    o.y.assign(r.begin() + d + 1 + K, r.begin() + d + 1 + K + M);
-    o.g.assign(r.begin() + d + 1 + K + M, r.end());
-    bool usable = std::isfinite(o.s) && o.s >= spec.fidelity().lower && o.s <= spec.fidelity().upper;
-    for (double v : o.x) usable = usable && std::isfinite(v);
-    if (usable) rows.push_back(std::move(o));
-  }
-  if (static_cast<int>(rows.size()) < 2 * (d + 1)) return {};
-  try {
-    Surrogate logs(spec);
-    Rng rng(spec.seed() * 0x9E3779B97F4A7C15ULL + 0x6C6F6773ULL);
-    if (!logs.fit(rows, rng)) return {};
-    return logs.gp().hyperparameters().log_lengthscale;
-  } catch (const Error&) {
-    return {};
-  }
-}
-
 void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
                    const std::vector<std::vector<double>>& observational, std::size_t n_logs,
                    const std::vector<Observation>& observations, std::size_t n_obs) {
@@ -188,18 +161,6 @@ void Rescue::learn(const ProblemSpec& spec, const CausalKnowledge& knowledge,
   learned_at_ = n_obs;
   learned_logs_ = std::min(n_logs, observational.size());
   learned_knowledge_ = knowledge;
-  // The logs also say how fast the outputs vary with each option and with the
-  // fidelity, over all the fidelities, where a run's early data sit at the
-  // cheap end. With rescue.log_lengthscales = 1 their plain model's
-  // lengthscales centre the GP's lengthscale prior (variance
-  // rescue.log_lengthscale_var). Off by default: the runs fared no better
-  // (docs/results/log-lengthscales); the GP's residual from the causal mean
-  // need not vary as the outputs themselves do.
-  if (spec.param("rescue.log_lengthscales", 0.0) != 0.0 && learned_logs_ != hyperprior_logs_) {
-    hyperprior_logs_ = learned_logs_;
-    model_.set_lengthscale_prior(lengthscales_from_logs(spec, observational, learned_logs_),
-                                 spec.param("rescue.log_lengthscale_var", 0.25));
-  }
   std::shared_ptr<CausalPrior> next = learn_prior(spec, knowledge, observational, n_logs, observations, n_obs);
   if (!next) return;
   prior_ = next;

@@ -98,7 +98,6 @@ class Rescue : public Hvkg {
   CausalKnowledge preview_knowledge_;
   std::size_t learned_at_ = 0;    // observations used by the current causal model
   std::size_t learned_logs_ = 0;  // observational rows used by it
-  std::size_t hyperprior_logs_ = static_cast<std::size_t>(-1);  // log rows the lengthscale prior came from
   bool learned_ = false;
   CausalKnowledge learned_knowledge_;  // the user DAG and edge constraints it was learned with
 };
@@ -107,14 +106,6 @@ class Rescue : public Hvkg {
 /// paper's fixed form when rescue.fixed_prior is set; hvkg's plain options
 /// when rescue.prior_mean is 0.
 gp::GpOptions mf_cgp_options(const ProblemSpec& spec);
-
-/// The log lengthscales (d + 1, the fidelity last) of hvkg's plain GP fitted
-/// to the first n_logs observational rows (options, fidelity, outputs; rows of
-/// the wrong width or with a non-finite option or an out-of-range fidelity are
-/// skipped), seeded by the problem's seed; empty with fewer than 2 (d + 1)
-/// usable rows or when the fit fails (rescue.log_lengthscales).
-Eigen::VectorXd lengthscales_from_logs(const ProblemSpec& spec, const std::vector<std::vector<double>>& observational,
-                                       std::size_t n_logs);
 
 /// Whether the causal estimates enter the GP as its prior mean (and kernel
 /// term): rescue.prior_mean, which the paper's fixed form overrides.

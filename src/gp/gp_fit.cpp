@@ -15,7 +15,6 @@ namespace {
 
 // Weak priors, as densities of the optimized (log-scale) coordinates:
 //  log lengthscale ~ N(sqrt2 + log(D)/2, 3)   (dimension-scaled, as BoTorch's LogNormal prior),
-//                    or N(GpOptions::lengthscale_prior_mean, _var) when given
 //  log noise       ~ N(-4, 1)                  (BoTorch's LogNormal(-4, 1) on the noise variance)
 //  log kappa       ~ N(-3, 3^2), L entries ~ N(0, 2^2)  (keep K_obj bounded on tiny data)
 //  mean scale ~ N(1, 1), log hook weight ~ N(0, 1),
@@ -74,14 +73,7 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
   layout_.unpack(theta, h);
   double v = likelihood(h, nullptr, nullptr, grad);
   if (with_prior && opt_.use_priors) {
-    if (opt_.lengthscale_prior_mean.size() == D_) {
-      for (int j = 0; j < D_; ++j)
-        v += add_prior(theta, layout_.ls_offset() + j, 1,
-                       Gauss{opt_.lengthscale_prior_mean[j], opt_.lengthscale_prior_var}, grad);
-    } else {
-      v += add_prior(theta, layout_.ls_offset(), D_,
-                     Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
-    }
+    v += add_prior(theta, layout_.ls_offset(), D_, Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
     v += add_prior(theta, layout_.noise_offset(), P_, Gauss{-4.0, 1.0}, grad);
     v += add_prior(theta, layout_.kappa_offset(), P_, Gauss{-3.0, 9.0}, grad);
     v += add_prior(theta, layout_.factor_offset(), P_ * R_, Gauss{0.0, 4.0}, grad);

@@ -67,22 +67,7 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
     fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
   if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
     fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
-  check_lengthscale_prior(options.lengthscale_prior_mean, options.lengthscale_prior_var);
   hp_ = default_hyperparameters();
-}
-
-void MultiFidelityGp::check_lengthscale_prior(const Eigen::VectorXd& mean, double var) const {
-  if (mean.size() != 0 && mean.size() != D_)
-    fail(Status::InvalidArgument, "gp: a lengthscale prior needs one centre per input column (" + std::to_string(D_) +
-                                      "), got " + std::to_string(mean.size()));
-  if (!mean.allFinite() || !(var > 0.0) || !std::isfinite(var))
-    fail(Status::InvalidArgument, "gp: a lengthscale prior needs finite centres and a positive finite variance");
-}
-
-void MultiFidelityGp::set_lengthscale_prior(const Eigen::VectorXd& mean, double var) {
-  check_lengthscale_prior(mean, var);
-  opt_.lengthscale_prior_mean = mean;
-  opt_.lengthscale_prior_var = var;
 }
 
 void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
@@ -112,7 +97,6 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   Hyperparameters h;
   // Mode of the lengthscale prior, exp(sqrt2 + log(D)/2 - 3) = 0.2 sqrt(D).
   h.log_lengthscale = Eigen::VectorXd::Constant(D_, std::sqrt(2.0) + 0.5 * std::log(double(D_)) - 3.0);
-  if (opt_.lengthscale_prior_mean.size() == D_) h.log_lengthscale = opt_.lengthscale_prior_mean;
   h.coreg_factor = Eigen::MatrixXd::Constant(P_, R_, 0.1);
   for (int k = 0; k < R_; ++k) h.coreg_factor(k, k) = 0.7;
   h.log_kappa = Eigen::VectorXd::Constant(P_, std::log(0.05));

@@ -81,13 +81,6 @@ struct GpOptions {
   /// The positions are learned only once every level has at least this many
   /// rows; until then the fit holds them at the levels' values (see gp_fit.cpp).
   int fidelity_level_min_rows = 3;
-  /// A Gaussian prior on the log lengthscales (d + 1 entries, the fidelity
-  /// last) centred on values learned elsewhere, with this variance, in place of
-  /// the weak default (only with use_priors); it is also the first fit's
-  /// default start. Empty: the weak default. rescue centres it on a plain
-  /// model of the user's logs (rescue_strategy.cpp).
-  Eigen::VectorXd lengthscale_prior_mean;
-  double lengthscale_prior_var = 0.25;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -142,11 +135,6 @@ class MultiFidelityGp {
  public:
   /// num_inputs = d + 1 (fidelity last); num_outputs = P.
   MultiFidelityGp(int num_inputs, int num_outputs, GpOptions options = {});
-
-  /// Sets GpOptions::lengthscale_prior_mean and _var (empty mean: the weak
-  /// default); the next fit uses them. Throws InvalidArgument on a mean of the
-  /// wrong size or a non-finite value, leaving the model as it was.
-  void set_lengthscale_prior(const Eigen::VectorXd& mean, double var);
 
   /// Hooks must be set before set_data (they are evaluated at the data then).
   void set_mean_hook(MeanHook hook);
@@ -274,7 +262,6 @@ class MultiFidelityGp {
   void pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const;
 
   void install_hooks(MeanHook mean, KernelHook kernel);
-  void check_lengthscale_prior(const Eigen::VectorXd& mean, double var) const;
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
   /// Sizes, finite inputs, outputs finite or NaN, at least one row.
   void check_outputs(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const;

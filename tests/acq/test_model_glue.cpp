@@ -392,47 +392,6 @@ TEST(RescueStrategy, CausalKernelTermCanBeLeftOut) {
   }
 }
 
-// rescue.log_lengthscales = 1 centres the GP's lengthscale prior on a plain
-// model of the logs; by default the weak prior stays.
-TEST(RescueStrategy, LengthscalePriorFromTheLogs) {
-  LineProblem t = line_problem(9, 2.0);
-  ProblemSpec& p = t.p;
-  const std::vector<acq::PendingTicket> pending;
-  const Eigen::VectorXd logs = acq::lengthscales_from_logs(p, t.rows, t.rows.size());
-  ASSERT_EQ(logs.size(), 2);
-  ASSERT_TRUE(logs.allFinite());
-  // The logs do not vary with the fidelity and do with the option.
-  EXPECT_GT(logs[1], logs[0] + 1.0);
-  // Deterministic for a seed, and only the first n_logs rows count.
-  EXPECT_EQ(acq::lengthscales_from_logs(p, t.rows, t.rows.size()), logs);
-  EXPECT_NE(acq::lengthscales_from_logs(p, t.rows, 100), logs);
-  // Rows of the wrong width, a NaN option or a fidelity out of range are left
-  // out; too few usable rows give none.
-  std::vector<std::vector<double>> bad(t.rows.begin(), t.rows.begin() + 3);
-  bad.push_back({0.5, 0.5, 1.0});
-  bad.push_back({NAN, 0.5, 1.0, 0.5});
-  bad.push_back({0.5, 2.0, 1.0, 0.5});
-  EXPECT_EQ(acq::lengthscales_from_logs(p, bad, bad.size()).size(), 0);
-  bad.push_back(t.rows[3]);
-  EXPECT_EQ(acq::lengthscales_from_logs(p, bad, bad.size()).size(), 2);
-  for (double on : {0.0, 1.0}) {
-    SCOPED_TRACE(on);
-    p.set_param("rescue.log_lengthscales", on);
-    p.set_param("rescue.log_lengthscale_var", 0.5);
-    RescueProbe r(p);
-    const acq::EngineView view{p, t.obs, pending, t.rows, 6.0, HUGE_VAL};
-    Rng srng(1);
-    ASSERT_TRUE(r.suggest(view, srng).has_value());
-    const gp::GpOptions& o = r.model()->gp().options();
-    if (on != 0.0) {
-      EXPECT_EQ(o.lengthscale_prior_mean, logs);
-      EXPECT_EQ(o.lengthscale_prior_var, 0.5);
-    } else {
-      EXPECT_EQ(o.lengthscale_prior_mean.size(), 0);
-    }
-  }
-}
-
 // rescue.prior_mean = 0 leaves the GP as hvkg's (no causal mean, scale or
 // kernel term: its predictions are hvkg's on the same data), while HV_CI still
 // comes from the causal estimates, f_do itself since nothing calibrates them;
