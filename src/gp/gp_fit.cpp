@@ -287,7 +287,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
   const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
   const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
-  if (opt_.prior_mode_by_loo && !recheck) {
+  if (!recheck) {
     // Between rechecks the prior's own parameters (a_m, w) stay where the
     // held-out check put them and only the rest is refitted: warm-started at
     // a prior switched off, the evidence alone climbs straight back to the
@@ -313,7 +313,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   pin_unidentified_positions(plo, phi);
   if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
   if (hw >= 0) phi[hw] = plo[hw];
-  const bool track_plain = (ms >= 0 || hw >= 0) && opt_.prior_mode_by_loo && (!fitted_ || fit_rows_ < kExploreRows);
+  const bool track_plain = (ms >= 0 || hw >= 0) && (!fitted_ || fit_rows_ < kExploreRows);
   // Between rechecks with the prior off, the main search is this search.
   const bool main_is_plain = track_plain && !recheck && (ms < 0 || (hi.segment(ms, P_).cwiseAbs().maxCoeff() == 0.0)) &&
                              (hw < 0 || hi[hw] <= plo[hw]);
@@ -398,7 +398,6 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     // released one), so each search's evaluations are tracked on their own.
     std::vector<Eigen::VectorXd> candidates;
     auto next_candidate = [&] {
-      if (!opt_.prior_mode_by_loo) return;
       candidates.push_back(ctx.best_theta);
       ctx.best = -std::numeric_limits<double>::infinity();
     };
@@ -407,11 +406,11 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
     const Eigen::VectorXd main_best = x;
     double value = 0.0;
-    // Judged by held-out prediction, the plain model (a_m = 0, w at its floor)
-    // is always a candidate: a main search that left the prior's mean off can
-    // still sit where the causal kernel term carries weight (a_m near 0, w
-    // near 1), and without this search the plain model would never be tried.
-    if (prior_on || opt_.prior_mode_by_loo) {
+    // The plain model (a_m = 0, w at its floor) is always a candidate: a main
+    // search that left the prior's mean off can still sit where the causal
+    // kernel term carries weight (a_m near 0, w near 1), and without this
+    // search the plain model would never be tried.
+    {
       x = x.cwiseMax(plo).cwiseMin(phi);
       // The previous fit, pinned, is the other candidate start: when the prior
       // has just been installed it is the plain model's optimum on these data,
@@ -419,13 +418,10 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
       // prior-off point (a wrong prior drags the other hyperparameters along).
       const Eigen::VectorXd previous = starts.front().cwiseMax(plo).cwiseMin(phi);
       if (fitted_ && pinned_value(previous) > pinned_value(x)) x = previous;
-      // Judged by held-out prediction, the prior-off mode must be found as
-      // well as a plain model would find it, so its search may also start
-      // where a plain model's first fit does.
-      if (opt_.prior_mode_by_loo) {
-        const Eigen::VectorXd plain = layout_.pack(base).cwiseMax(plo).cwiseMin(phi);
-        if (pinned_value(plain) > pinned_value(x)) x = plain;
-      }
+      // The prior-off mode must be found as well as a plain model would find
+      // it, so its search may also start where a plain model's first fit does.
+      const Eigen::VectorXd plain = layout_.pack(base).cwiseMax(plo).cwiseMin(phi);
+      if (pinned_value(plain) > pinned_value(x)) x = plain;
       nlopt_set_lower_bounds(opt, plo.data());
       nlopt_set_upper_bounds(opt, phi.data());
       nlopt_optimize(opt, x.data(), &value);
@@ -442,20 +438,18 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
     nlopt_optimize(opt, x.data(), &value);
     next_candidate();
     extra_starts = 1;
-    if (opt_.prior_mode_by_loo) {
-      // The evidence still fits each mode; the held-out density picks among
-      // the searches' best points (the first on a tie).
-      double best_loo = -std::numeric_limits<double>::infinity();
-      ctx.best_theta = candidates.front();
-      for (const Eigen::VectorXd& c : candidates) {
-        const double v = held_out(c);
-        if (v > best_loo) {
-          best_loo = v;
-          ctx.best_theta = c;
-        }
+    // The evidence still fits each mode; the held-out density picks among
+    // the searches' best points (the first on a tie).
+    double best_loo = -std::numeric_limits<double>::infinity();
+    ctx.best_theta = candidates.front();
+    for (const Eigen::VectorXd& c : candidates) {
+      const double v = held_out(c);
+      if (v > best_loo) {
+        best_loo = v;
+        ctx.best_theta = c;
       }
-      ctx.best = pinned_value(ctx.best_theta);
     }
+    ctx.best = pinned_value(ctx.best_theta);
   } else if (track_plain && !main_is_plain && plain_best.size() == n && ctx.best_theta.size() == n) {
     // Between rechecks the prior's mode stays as chosen, but the plain model
     // kept alongside replaces it as soon as it predicts held-out points

@@ -94,16 +94,14 @@ struct GpOptions {
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
-  /// hooks change, and whenever the data have grown past a multiple of this.
+  /// hooks change, and whenever the data have grown past a multiple of this,
+  /// and chooses between the modes by the leave-one-out predictive density of
+  /// the data (see loo_log_predictive), which judges the prior by how well it
+  /// predicts held-out points rather than how well it explains all; the fits
+  /// between two checks keep the prior's a_m and w as chosen. While fewer than
+  /// 16 rows have been fitted, the prior-off model is also fitted alongside and
+  /// is a candidate at every fit (see gp_fit.cpp).
   int prior_recheck_rows = 5;
-  /// How that search chooses between the modes: false, by the evidence (log
-  /// marginal likelihood + log prior); true, by the leave-one-out predictive
-  /// density of the data (see loo_log_predictive), which judges the prior by
-  /// how well it predicts held-out points rather than how well it explains all;
-  /// the fits between two checks then keep the prior's a_m and w as chosen.
-  /// While fewer than 16 rows have been fitted, the prior-off model is also
-  /// fitted alongside and is a candidate at every fit (see gp_fit.cpp).
-  bool prior_mode_by_loo = false;
 };
 
 struct FitReport {
