@@ -259,6 +259,33 @@ class MultiFidelityGp {
   /// Sets lo = hi = the levels' values for the positions while they are not identified.
   void pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const;
 
+  // ---- fitting (gp_fit.cpp) ----
+  struct Box;
+  class LocalSearch;
+  struct FitState;
+  /// Bounds, whether to search afresh, recheck the prior or track the prior-off model.
+  FitState plan_fit() const;
+  /// Starts of the main search: previous optimum, defaults, random, low-noise
+  /// and residual-as-noise starts, in that order (the random draws in order).
+  std::vector<Eigen::VectorXd> fit_starts(const FitState& st, Rng& rng) const;
+  Eigen::VectorXd random_start(const FitState& st, Rng& rng) const;
+  /// Adds theta with its noise variances quietened (quieten) while that start applies.
+  void add_low_noise_start(const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) const;
+  /// Sets every noise variance above 1e-3 of packed theta to 1e-4; false when none was above.
+  bool quieten(Eigen::VectorXd& theta) const;
+  /// Some output's residual signal variance is below a noise variance above 1e-3.
+  bool residual_as_noise() const;
+  /// The prior-off model's search; its best point goes to st.plain_best.
+  void fit_plain(FitState& st, LocalSearch& search) const;
+  /// Searches the prior's other mode and chooses by held-out density.
+  void choose_prior_mode(FitState& st, LocalSearch& search) const;
+  Eigen::VectorXd prior_off_start(const FitState& st, const Eigen::VectorXd& main_best) const;
+  /// Sets the chosen hyperparameters and the fit's bookkeeping.
+  FitReport commit_fit(const FitState& st);
+  /// objective() with the prior, or held-out density; minus infinity where it fails.
+  double value_or_minus_inf(const Eigen::VectorXd& theta) const;
+  double held_out_or_minus_inf(const Eigen::VectorXd& theta) const;
+
   void install_hooks(MeanHook mean, KernelHook kernel);
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
   /// Sizes, finite inputs, outputs finite or NaN, at least one row.
