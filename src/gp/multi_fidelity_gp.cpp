@@ -320,10 +320,8 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
   // A few missing outputs (q of the n P grid entries) while only the value and
-  // gradient are wanted: factor the full grid in Kronecker form, H = K_F^-1, and
-  // remove the missing entries exactly by the partitioned inverse,
-  //   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
-  // at O(n^2 P q) instead of O((n P)^3).
+  // gradient are wanted: the Kronecker factor of the full grid with the
+  // missing entries removed exactly (MissingCorrection).
   const Eigen::Index full = n * P_, q = full - N;
   const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 &&
                             q > 0 && 3 * q <= full;
@@ -331,133 +329,179 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
                                                        : GramFactor::dense(train_covariance(h, Kx));
   Eigen::VectorXd alpha;
   double log_det = F.log_det();
-  Eigen::MatrixXd Hc, Zc;  // H_{:,M} and H_{:,M} H_MM^-1 (full x q)
-  Eigen::MatrixXd am_full;  // n x P, alpha on the grid (0 at missing entries)
+  MissingCorrection mc;
   if (kron_missing) {
-    std::vector<Eigen::Index> miss;
-    for (int m = 0; m < P_; ++m)
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (std::isnan(Ys_(i, m))) miss.push_back(m * n + i);
-    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(full, q);
-    for (Eigen::Index k = 0; k < q; ++k) E(miss[k], k) = 1.0;
-    Hc = F.solve(E);
-    Eigen::MatrixXd Hmm(q, q);
-    for (Eigen::Index k = 0; k < q; ++k) Hmm.row(k) = Hc.row(miss[k]);
-    Hmm = 0.5 * (Hmm + Hmm.transpose());
-    Eigen::LLT<Eigen::MatrixXd> llt(Hmm);
-    if (llt.info() != Eigen::Success)
-      fail(Status::Numerical, "gp: missing-output correction is not positive definite");
-    log_det += 2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
-    Zc = llt.solve(Hc.transpose()).transpose();
-    const Eigen::MatrixXd rg = scatter(r);
-    const Eigen::VectorXd y = F.solve(Eigen::Map<const Eigen::VectorXd>(rg.data(), full));
-    Eigen::VectorXd yM(q);
-    for (Eigen::Index k = 0; k < q; ++k) yM[k] = y[miss[k]];
-    Eigen::VectorXd af = y - Hc * llt.solve(yM);
-    for (Eigen::Index k = 0; k < q; ++k) af[miss[k]] = 0.0;
-    am_full = Eigen::Map<const Eigen::MatrixXd>(af.data(), n, P_);
-    alpha.resize(N);
-    for (Eigen::Index a = 0; a < N; ++a) alpha[a] = am_full(obs_i_[a], obs_m_[a]);
+    mc = missing_correction(F);
+    log_det += 2.0 * mc.llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    alpha = corrected_alpha(F, mc, r);
   } else {
     alpha = F.solve(r);
   }
   const double lml = -0.5 * r.dot(alpha) - 0.5 * log_det - 0.5 * double(N) * std::log(2.0 * M_PI);
 
   if (grad) {
-    const bool hook = hsig_.size() > 0;
-    const double w = std::exp(h.log_hook_weight);
-    const Eigen::MatrixXd C = hook_coupling_matrix(B);
     const Eigen::MatrixXd am = scatter(alpha);
-    // With W = alpha alpha^T - K^-1 (pairs a = (i, m), b = (j, m')):
-    //   G[i,j]   = sum W_ab B[m,m']           (coefficient of dKx)
-    //   S[m,m']  = sum W_ab Kx[i,j]           (coefficient of dB)
-    //   Sh[m,m'] = sum W_ab sig~_m(i) sig~_m'(j)
-    //   nd[m]    = sum over a in output m of W_aa
-    Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_);
-    Eigen::VectorXd nd;
-    if (F.is_kronecker()) {
-      // Closed forms in the eigenbasis (see gram_factor.hpp).
-      const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
-      const Eigen::VectorXd c = Dinv * F.lambda();
-      const Eigen::VectorXd e = Dinv.transpose() * F.s();
-      const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
-      // Only the lower triangle of G is read: one symmetric rank-n update.
-      G = am * B * am.transpose();
-      const Eigen::MatrixXd Vc = F.V() * c.cwiseSqrt().asDiagonal();
-      G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
-      S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
-      nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
-      if (kron_missing) {
-        // Add back the contractions of H_{:,M} H_MM^-1 H_{M,:}. Column k of Hc (or
-        // Zc) viewed as n x P is block k of the n x (P q) maps below.
-        const Eigen::Map<const Eigen::MatrixXd> Hm(Hc.data(), n, P_ * q), Zm(Zc.data(), n, P_ * q);
-        Eigen::MatrixXd Tm(n, P_ * q);
-        for (Eigen::Index k = 0; k < q; ++k) Tm.middleCols(k * P_, P_) = Hm.middleCols(k * P_, P_) * B;
-        G.noalias() += Zm * Tm.transpose();
-        const Eigen::MatrixXd KH = Kx * Hm;
-        const Eigen::RowVectorXd dz = Zm.cwiseProduct(Hm).colwise().sum();
-        for (Eigen::Index k = 0; k < q; ++k) {
-          S.noalias() += Zm.middleCols(k * P_, P_).transpose() * KH.middleCols(k * P_, P_);
-          nd += dz.segment(k * P_, P_).transpose();
-        }
-        S = 0.5 * (S + S.transpose());
-      }
-    } else {
-      Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
-      G = Eigen::MatrixXd::Zero(n, n);
-      S = Eigen::MatrixXd::Zero(P_, P_);
-      nd = Eigen::VectorXd::Zero(P_);
-      for (Eigen::Index b = 0; b < N; ++b) {
-        const int j = obs_i_[b], mb = obs_m_[b];
-        for (Eigen::Index a = 0; a < N; ++a) {
-          const int i = obs_i_[a], ma = obs_m_[a];
-          const double wab = W(a, b);
-          G(i, j) += wab * B(ma, mb);
-          S(ma, mb) += wab * Kx(i, j);
-          if (hook) Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
-        }
-        nd[mb] += W(b, b);
-      }
-    }
-    Eigen::MatrixXd Stot = S;
-    if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * Sh;
-
-    grad->setZero(layout_.size());
-    Eigen::VectorXd fid_grad;
-    grad->segment(layout_.ls_offset(), D_) =
-        lengthscale_gradient(Xk, G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
-    if (warp) {
-      // Chain rule through the map: a row's mapped fidelity moves with the
-      // positions of its segment's two knots, by weights 1 - t and t.
-      const int off = layout_.fidelity_position_offset(), L = static_cast<int>(opt_.fidelity_levels.size());
-      for (Eigen::Index i = 0; i < n; ++i) {
-        int k;
-        double t;
-        warp_at(X_(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
-        if (k >= 1 && k <= L - 2) (*grad)[off + k - 1] += (1.0 - t) * fid_grad[i];
-        if (k >= 0 && k + 1 <= L - 2 && t != 0.0) (*grad)[off + k] += t * fid_grad[i];
-      }
-    }
-    // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
-    const Eigen::MatrixXd gL = Stot * h.coreg_factor;
-    grad->segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
-    const Eigen::VectorXd kappa = h.log_kappa.array().exp();
-    grad->segment(layout_.kappa_offset(), P_) = 0.5 * Stot.diagonal().cwiseProduct(kappa);
-    grad->segment(layout_.noise_offset(), P_) = 0.5 * nd.cwiseProduct(noise);
-    if (layout_.mean_constant_offset() >= 0)
-      grad->segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
-    if (layout_.mean_scale_offset() >= 0)
-      grad->segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
-    if (layout_.hook_weight_offset() >= 0)
-      (*grad)[layout_.hook_weight_offset()] = 0.5 * w * Sh.cwiseProduct(C).sum();
-    if (layout_.fidelity_slope_offset() >= 0) {
-      const Eigen::VectorXd t = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
-      grad->segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * t);
-    }
+    Terms t = F.is_kronecker() ? kronecker_terms(F, am, B, Kx) : dense_terms(F, alpha, B, Kx);
+    if (kron_missing) add_missing_terms(mc, B, Kx, t);
+    gradient(h, t, am, Xk, B, noise, *grad);
   }
   if (factor_out) *factor_out = std::move(F);
   if (alpha_out) *alpha_out = alpha;
   return lml;
+}
+
+// Missing outputs on a Kronecker factor of the full grid: with H = K_F^-1 and
+// M the missing entries, by the partitioned inverse
+//   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
+// at O(n^2 P q) instead of O((n P)^3).
+MultiFidelityGp::MissingCorrection MultiFidelityGp::missing_correction(const GramFactor& F) const {
+  const Eigen::Index n = X_.rows(), full = n * P_;
+  MissingCorrection mc;
+  for (int m = 0; m < P_; ++m)
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::isnan(Ys_(i, m))) mc.miss.push_back(m * n + i);
+  const Eigen::Index q = static_cast<Eigen::Index>(mc.miss.size());
+  Eigen::MatrixXd E = Eigen::MatrixXd::Zero(full, q);
+  for (Eigen::Index k = 0; k < q; ++k) E(mc.miss[k], k) = 1.0;
+  mc.Hc = F.solve(E);
+  Eigen::MatrixXd Hmm(q, q);
+  for (Eigen::Index k = 0; k < q; ++k) Hmm.row(k) = mc.Hc.row(mc.miss[k]);
+  Hmm = 0.5 * (Hmm + Hmm.transpose());
+  mc.llt.compute(Hmm);
+  if (mc.llt.info() != Eigen::Success)
+    fail(Status::Numerical, "gp: missing-output correction is not positive definite");
+  mc.Zc = mc.llt.solve(mc.Hc.transpose()).transpose();
+  return mc;
+}
+
+// alpha = K_OO^-1 r: the full-grid solve of r (0 at the missing entries)
+// less its part through the missing entries.
+Eigen::VectorXd MultiFidelityGp::corrected_alpha(const GramFactor& F, const MissingCorrection& mc,
+                                                 const Eigen::VectorXd& r) const {
+  const Eigen::Index n = X_.rows(), full = n * P_, q = static_cast<Eigen::Index>(mc.miss.size());
+  const Eigen::MatrixXd rg = scatter(r);
+  const Eigen::VectorXd y = F.solve(Eigen::Map<const Eigen::VectorXd>(rg.data(), full));
+  Eigen::VectorXd yM(q);
+  for (Eigen::Index k = 0; k < q; ++k) yM[k] = y[mc.miss[k]];
+  Eigen::VectorXd af = y - mc.Hc * mc.llt.solve(yM);
+  for (Eigen::Index k = 0; k < q; ++k) af[mc.miss[k]] = 0.0;
+  const Eigen::MatrixXd am_full = Eigen::Map<const Eigen::MatrixXd>(af.data(), n, P_);
+  Eigen::VectorXd alpha(obs_i_.size());
+  for (Eigen::Index a = 0; a < alpha.size(); ++a) alpha[a] = am_full(obs_i_[a], obs_m_[a]);
+  return alpha;
+}
+
+// The Terms of a Kronecker factor, in closed form in its eigenbasis (see
+// gram_factor.hpp); am is alpha on the n x P grid.
+MultiFidelityGp::Terms MultiFidelityGp::kronecker_terms(const GramFactor& F, const Eigen::MatrixXd& am,
+                                                        const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx) const {
+  Terms t;
+  t.Sh = Eigen::MatrixXd::Zero(P_, P_);
+  const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
+  const Eigen::VectorXd c = Dinv * F.lambda();
+  const Eigen::VectorXd e = Dinv.transpose() * F.s();
+  const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
+  // Only the lower triangle of G is read: one symmetric rank-n update.
+  t.G = am * B * am.transpose();
+  const Eigen::MatrixXd Vc = F.V() * c.cwiseSqrt().asDiagonal();
+  t.G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
+  t.S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
+  t.nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
+  return t;
+}
+
+// The full grid's Terms less those of the missing entries: adds back the
+// contractions of H_{:,M} H_MM^-1 H_{M,:} (see missing_correction).
+void MultiFidelityGp::add_missing_terms(const MissingCorrection& mc, const Eigen::MatrixXd& B,
+                                        const Eigen::MatrixXd& Kx, Terms& t) const {
+  const Eigen::Index n = X_.rows(), q = static_cast<Eigen::Index>(mc.miss.size());
+  // Column k of Hc (or Zc) viewed as n x P is block k of the n x (P q) maps below.
+  const Eigen::Map<const Eigen::MatrixXd> Hm(mc.Hc.data(), n, P_ * q), Zm(mc.Zc.data(), n, P_ * q);
+  Eigen::MatrixXd Tm(n, P_ * q);
+  for (Eigen::Index k = 0; k < q; ++k) Tm.middleCols(k * P_, P_) = Hm.middleCols(k * P_, P_) * B;
+  t.G.noalias() += Zm * Tm.transpose();
+  const Eigen::MatrixXd KH = Kx * Hm;
+  const Eigen::RowVectorXd dz = Zm.cwiseProduct(Hm).colwise().sum();
+  for (Eigen::Index k = 0; k < q; ++k) {
+    t.S.noalias() += Zm.middleCols(k * P_, P_).transpose() * KH.middleCols(k * P_, P_);
+    t.nd += dz.segment(k * P_, P_).transpose();
+  }
+  t.S = 0.5 * (t.S + t.S.transpose());
+}
+
+// The Terms of a dense factor, pair by pair from W = alpha alpha^T - K^-1.
+MultiFidelityGp::Terms MultiFidelityGp::dense_terms(const GramFactor& F, const Eigen::VectorXd& alpha,
+                                                    const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx) const {
+  const Eigen::Index n = X_.rows(), N = static_cast<Eigen::Index>(obs_i_.size());
+  const bool hook = hsig_.size() > 0;
+  Terms t;
+  t.Sh = Eigen::MatrixXd::Zero(P_, P_);
+  Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
+  t.G = Eigen::MatrixXd::Zero(n, n);
+  t.S = Eigen::MatrixXd::Zero(P_, P_);
+  t.nd = Eigen::VectorXd::Zero(P_);
+  for (Eigen::Index b = 0; b < N; ++b) {
+    const int j = obs_i_[b], mb = obs_m_[b];
+    for (Eigen::Index a = 0; a < N; ++a) {
+      const int i = obs_i_[a], ma = obs_m_[a];
+      const double wab = W(a, b);
+      t.G(i, j) += wab * B(ma, mb);
+      t.S(ma, mb) += wab * Kx(i, j);
+      if (hook) t.Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
+    }
+    t.nd[mb] += W(b, b);
+  }
+  return t;
+}
+
+// The gradient from the Terms: the chain rule through K = B (x) Kx + w C o
+// (sig sig^T) + diag(noise) and the mean b_m + a_m h~_m + c_m (t - s).
+void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am,
+                               const Eigen::MatrixXd& Xk, const Eigen::MatrixXd& B, const Eigen::VectorXd& noise,
+                               Eigen::VectorXd& grad) const {
+  const Eigen::Index n = X_.rows();
+  const bool hook = hsig_.size() > 0;
+  const double w = std::exp(h.log_hook_weight);
+  const Eigen::MatrixXd C = hook_coupling_matrix(B);
+  Eigen::MatrixXd Stot = t.S;
+  if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * t.Sh;
+
+  grad.setZero(layout_.size());
+  const bool warp = num_positions() > 0;
+  Eigen::VectorXd fid_grad;
+  grad.segment(layout_.ls_offset(), D_) =
+      lengthscale_gradient(Xk, t.G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
+  if (warp) add_position_gradient(h, fid_grad, grad);
+  // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
+  const Eigen::MatrixXd gL = Stot * h.coreg_factor;
+  grad.segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
+  const Eigen::VectorXd kappa = h.log_kappa.array().exp();
+  grad.segment(layout_.kappa_offset(), P_) = 0.5 * Stot.diagonal().cwiseProduct(kappa);
+  grad.segment(layout_.noise_offset(), P_) = 0.5 * t.nd.cwiseProduct(noise);
+  if (layout_.mean_constant_offset() >= 0)
+    grad.segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
+  if (layout_.mean_scale_offset() >= 0)
+    grad.segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
+  if (layout_.hook_weight_offset() >= 0) grad[layout_.hook_weight_offset()] = 0.5 * w * t.Sh.cwiseProduct(C).sum();
+  if (layout_.fidelity_slope_offset() >= 0) {
+    const Eigen::VectorXd s = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
+    grad.segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * s);
+  }
+}
+
+// Chain rule through the map of GpOptions::fidelity_levels: a row's mapped
+// fidelity moves with the positions of its segment's two knots, by weights
+// 1 - t and t; fid_grad is the gradient with respect to the mapped fidelities.
+void MultiFidelityGp::add_position_gradient(const Hyperparameters& h, const Eigen::VectorXd& fid_grad,
+                                            Eigen::VectorXd& grad) const {
+  const int off = layout_.fidelity_position_offset(), L = static_cast<int>(opt_.fidelity_levels.size());
+  for (Eigen::Index i = 0; i < X_.rows(); ++i) {
+    int k;
+    double t;
+    warp_at(X_(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
+    if (k >= 1 && k <= L - 2) grad[off + k - 1] += (1.0 - t) * fid_grad[i];
+    if (k >= 0 && k + 1 <= L - 2 && t != 0.0) grad[off + k] += t * fid_grad[i];
+  }
 }
 
 void MultiFidelityGp::refactor() {

@@ -235,7 +235,21 @@ class MultiFidelityGp {
   bool uses_kronecker() const { return factor_.is_kronecker(); }
 
  private:
-  struct Terms;  // gradient pieces, see likelihood
+  /// With W = alpha alpha^T - K^-1 over the observed pairs a = (i, m), b = (j, m'),
+  /// the contractions the kernel's part of the gradient, 1/2 tr(W dK), needs.
+  struct Terms {
+    Eigen::MatrixXd G;   // n x n, sum W_ab B[m,m'] (the coefficient of dKx; lower triangle read)
+    Eigen::MatrixXd S;   // P x P, sum W_ab Kx[i,j] (the coefficient of dB)
+    Eigen::MatrixXd Sh;  // P x P, sum W_ab sig~_m(i) sig~_m'(j)
+    Eigen::VectorXd nd;  // P, sum over a in output m of W_aa
+  };
+  /// Missing entries M of the full grid on its Kronecker factor, H = K_F^-1 (see likelihood).
+  struct MissingCorrection {
+    std::vector<Eigen::Index> miss;   // grid indices m n + i of the missing entries
+    Eigen::MatrixXd Hc;               // H_{:,M} (full x q)
+    Eigen::MatrixXd Zc;               // H_{:,M} H_MM^-1 (full x q)
+    Eigen::LLT<Eigen::MatrixXd> llt;  // of H_MM
+  };
   /// One training point's held-out block: its observed entries (indices into
   /// the output-major observed vector), alpha there, and the Cholesky factor
   /// of the block of K^-1 (ok false if that factor failed).
@@ -300,6 +314,17 @@ class MultiFidelityGp {
   Eigen::VectorXd residual(const Hyperparameters& h) const;
   double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,
                     Eigen::VectorXd* grad) const;
+  MissingCorrection missing_correction(const GramFactor& F) const;
+  Eigen::VectorXd corrected_alpha(const GramFactor& F, const MissingCorrection& mc, const Eigen::VectorXd& r) const;
+  Terms kronecker_terms(const GramFactor& F, const Eigen::MatrixXd& am, const Eigen::MatrixXd& B,
+                        const Eigen::MatrixXd& Kx) const;
+  void add_missing_terms(const MissingCorrection& mc, const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx,
+                         Terms& t) const;
+  Terms dense_terms(const GramFactor& F, const Eigen::VectorXd& alpha, const Eigen::MatrixXd& B,
+                    const Eigen::MatrixXd& Kx) const;
+  void gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am, const Eigen::MatrixXd& Xk,
+                const Eigen::MatrixXd& B, const Eigen::VectorXd& noise, Eigen::VectorXd& grad) const;
+  void add_position_gradient(const Hyperparameters& h, const Eigen::VectorXd& fid_grad, Eigen::VectorXd& grad) const;
   void refactor();
   TestPrior test_prior(const Eigen::MatrixXd& Z) const;
   Eigen::MatrixXd prior_mean_std(const Eigen::MatrixXd& Z) const;  // n* x P, standardized
