@@ -255,8 +255,7 @@ void MultiFidelityGp::pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::Vec
   // with no target evaluations, the cheap levels alone set the fidelity
   // lengthscale, a far-placed middle level stretches it, and the target then
   // looks like the lowest level. A knowledge gradient believing that queries
-  // the lowest level only and never learns otherwise (the robot stand-in: runs
-  // that spent 200 queries without one at the target). Until every level has
+  // the lowest level only and never learns otherwise. Until every level has
   // data, the levels stay where their values put them.
   if (num_positions() == 0 || fidelity_positions_identified()) return;
   const int off = layout_.fidelity_position_offset();
@@ -319,7 +318,7 @@ MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   // of two (at 4, 8 and 16 rows): a function of the data size alone, so a run
   // restored from a checkpoint makes the same choices. Later, warm refits
   // alone: searching afresh on larger data finds modes of higher evidence
-  // that served the acquisitions worse (hvkg on Branin-Currin, 20 seeds).
+  // that serve the acquisitions worse.
   st.explore = !fitted_ || (fit_rows_ < kExploreRows && log2_floor(X_.rows()) != log2_floor(fit_rows_));
   st.base = default_hyperparameters();
 
@@ -351,8 +350,8 @@ MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   // between the prior and a prior-off model stuck where the prior's fits left
   // it (a mode that explains data as noise). Only while the model has been
   // fitted on fewer than kExploreRows rows, where such modes are entered: on
-  // more data it costs a local search and a held-out comparison per refit
-  // (the robot stand-in's suggestion at 100 rows: 2.9 s against 1.6 s).
+  // more data the extra local search and held-out comparison per refit would
+  // dominate the cost of a suggestion.
   Box& plain = st.plain_box;
   layout_.bounds(opt_.noise_floor, plain.lo, plain.hi);
   pin_unidentified_positions(plain.lo, plain.hi);
@@ -377,13 +376,11 @@ std::vector<Eigen::VectorXd> MultiFidelityGp::fit_starts(const FitState& st, Rng
   // noise (residual signal variance below the noise: the prior carries the
   // output, and with the residual kernel off its lengthscales drift long and
   // no longer steer the search back) holds at any data size; on noise-free
-  // data it makes C-HVKG pay for the same target evaluation again and again
-  // (Park, seeds 11 and 12: four of the first eight suggestions at one
-  // configuration, cost 1 each). So in that mode a refit also starts with the
-  // residual kernel as a first fit sets it (lengthscales, K_obj) and the
-  // noise as the low-noise start sets it, the prior's own parameters kept,
-  // and the evidence chooses. It costs a local search per refit only while
-  // the model is in that mode.
+  // data it makes C-HVKG pay for the same target evaluation again and again.
+  // So in that mode a refit also starts with the residual kernel as a first
+  // fit sets it (lengthscales, K_obj) and the noise as the low-noise start
+  // sets it, the prior's own parameters kept, and the evidence chooses. It
+  // costs a local search per refit only while the model is in that mode.
   if (fitted_ && opt_.low_noise_start && residual_as_noise()) {
     Hyperparameters h = hp_;
     h.log_lengthscale = st.base.log_lengthscale;
@@ -419,14 +416,10 @@ Eigen::VectorXd MultiFidelityGp::random_start(const FitState& st, Rng& rng) cons
 // So with GpOptions::low_noise_start, while the model has been fitted on
 // fewer than kExploreRows rows, a refit also starts from the previous
 // optimum with every noise variance above 1e-3 set to 1e-4, and the
-// evidence chooses. (hvkg's model on a small noise-free problem, 14 steps,
-// 20 seeds: 6 runs ended at least 0.09 from some observation without it,
-// none with it.) Later, not: like a fresh search, it may find modes of
+// evidence chooses. Later, not: like a fresh search, it may find modes of
 // higher evidence that serve the acquisitions worse. And only by choice
-// (rescue_strategy.cpp): hvkg's runs on Branin-Currin with it, on any data
-// size or below 16 rows, had a higher area under regret than the committed
-// runs of build 64ce228 (+0.06, p = 0.004; +0.05, p = 0.007; 20 seeds), a
-// comparison that may also span earlier commits.
+// (rescue_strategy.cpp sets it): it did not serve the acquisitions of the
+// plain model, without a causal prior.
 void MultiFidelityGp::add_low_noise_start(const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) const {
   if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
   Eigen::VectorXd t = theta;

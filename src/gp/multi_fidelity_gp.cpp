@@ -265,6 +265,8 @@ Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperpar
   return W;
 }
 
+// The Gram matrix of the observed pairs with the noise, K + diag(noise): the
+// kernel of the paper's eq:gpmodel (see the header) between every two observations.
 Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const {
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
@@ -303,10 +305,11 @@ Eigen::MatrixXd MultiFidelityGp::scatter(const Eigen::VectorXd& v) const {
   return out;
 }
 
-// Log marginal likelihood on the standardized scale,
+// Log marginal likelihood on the standardized scale (Rasmussen and Williams,
+// eq. 2.30),
 //   log p(y~) = -1/2 r^T K^-1 r - 1/2 log|K| - N/2 log 2 pi,  r = y~ - mu~,
 // and its gradient d/dtheta = 1/2 tr((alpha alpha^T - K^-1) dK/dtheta) for the
-// kernel parameters and sum alpha dmu~/dtheta for the mean parameters.
+// kernel parameters (eq. 5.9) and sum alpha dmu~/dtheta for the mean parameters.
 double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_out,
                                    Eigen::VectorXd* alpha_out, Eigen::VectorXd* grad) const {
   const Eigen::Index n = X_.rows();
@@ -556,6 +559,9 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   return tp;
 }
 
+// The paper's posterior mean (Methodology, after eq:gpmodel),
+//   mu(z | D) = mu(z) + k(z, X)^T (K + noise)^-1 (y - mu(X)),
+// with alpha_mat_ the solve on the n x P grid, contracted term by term of the kernel.
 Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
   if (tp.sigma.size() > 0) {
@@ -566,6 +572,7 @@ Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   return mu;
 }
 
+// k(X, z) of the posterior: every observed pair against every (point, output).
 Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const Eigen::Index ns = tp.kx.rows();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
@@ -642,6 +649,9 @@ void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::M
   variance = var * scale_.cwiseAbs2().asDiagonal();
 }
 
+// The paper's posterior covariance (Methodology, after eq:gpmodel),
+//   Sigma(z, z' | D) = k(z, z') - k(z, X)^T (K + noise)^-1 k(z', X),
+// as the prior covariance less the Gram product of the whitened cross-covariances.
 Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_noise) const {
   const TestPrior tp = test_prior(Z);
   const Eigen::Index ns = Z.rows();

@@ -7,7 +7,8 @@
 // standardized internally, y~_m = (y_m - c_m) / s_m, and every prediction is
 // returned in the original units.
 //
-// Model on the standardized scale, for outputs m, m' and z = (x, s):
+// Model on the standardized scale, for outputs m, m' and z = (x, s) (the
+// paper's MF-CGP, eq:gpmodel, with the learned calibration below):
 //   mean   mu~_m(z)         = b_m + a_m h~_m(z) [+ c_m (t - s)],  h~_m = (h_m - c_m) / s_m
 //   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') C[m,m']
 //   noise  y~_m = f~_m + eps, eps ~ N(0, noise_m)
