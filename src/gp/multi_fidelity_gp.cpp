@@ -215,21 +215,22 @@ void MultiFidelityGp::standardize_data() {
 }
 
 void MultiFidelityGp::evaluate_hooks() {
-  const Eigen::Index n = X_.rows();
-  hmean_ = Eigen::MatrixXd::Zero(n, P_);
-  hsig_.resize(0, 0);
-  if (mean_hook_) {
-    Eigen::MatrixXd h = mean_hook_(X_);
-    if (h.rows() != n || h.cols() != P_ || !h.allFinite())
-      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
-    hmean_ = (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
-  }
-  if (kernel_hook_) {
-    Eigen::MatrixXd s = kernel_hook_(X_);
-    if (s.rows() != n || s.cols() != P_ || !s.allFinite())
-      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
-    hsig_ = s.array().rowwise() / scale_.transpose().array();
-  }
+  hmean_ = mean_hook_ ? hook_mean_std(X_) : Eigen::MatrixXd::Zero(X_.rows(), P_);
+  hsig_ = kernel_hook_ ? hook_sigma_std(X_) : Eigen::MatrixXd();
+}
+
+Eigen::MatrixXd MultiFidelityGp::hook_mean_std(const Eigen::MatrixXd& Z) const {
+  const Eigen::MatrixXd h = mean_hook_(Z);
+  if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
+    fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
+  return (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
+}
+
+Eigen::MatrixXd MultiFidelityGp::hook_sigma_std(const Eigen::MatrixXd& Z) const {
+  const Eigen::MatrixXd s = kernel_hook_(Z);
+  if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
+    fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
+  return s.array().rowwise() / scale_.transpose().array();
 }
 
 MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const {
@@ -524,14 +525,7 @@ Eigen::MatrixXd MultiFidelityGp::prior_mean_std(const Eigen::MatrixXd& Z) const 
     const Eigen::VectorXd t = Eigen::VectorXd::Constant(Z.rows(), opt_.fidelity_anchor) - Z.col(D_ - 1);
     mean.noalias() += t * hp_.fidelity_slope.transpose();
   }
-  if (mean_hook_) {
-    Eigen::MatrixXd h = mean_hook_(Z);
-    if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
-      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
-    const Eigen::MatrixXd hs =
-        (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
-    mean += hs * hp_.mean_scale.asDiagonal();
-  }
+  if (mean_hook_) mean += hook_mean_std(Z) * hp_.mean_scale.asDiagonal();
   return mean;
 }
 
@@ -550,12 +544,7 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale, opt_.input_kernel)
                               : input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
   tp.mean = prior_mean_std(Z);
-  if (kernel_hook_) {
-    Eigen::MatrixXd s = kernel_hook_(Z);
-    if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
-      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
-    tp.sigma = s.array().rowwise() / scale_.transpose().array();
-  }
+  if (kernel_hook_) tp.sigma = hook_sigma_std(Z);
   return tp;
 }
 

@@ -309,6 +309,9 @@ class MultiFidelityGp {
   void assign_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y);
   void standardize_data();
   void evaluate_hooks();
+  /// The hooks at Z, standardized (n* x P); Status::Numerical if one is not a finite n* x P matrix.
+  Eigen::MatrixXd hook_mean_std(const Eigen::MatrixXd& Z) const;
+  Eigen::MatrixXd hook_sigma_std(const Eigen::MatrixXd& Z) const;
   bool kronecker_applies() const;
   Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
   Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;

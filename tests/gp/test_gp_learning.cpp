@@ -221,6 +221,28 @@ GpOptions learned_prior_options() {
   return o;
 }
 
+// Mostly cheap rows of Branin-Currin, a test set at the target fidelity, and
+// two models fitted to the rows, one plain and one that learns a prior's
+// scale and weight (no prior installed yet), each from its own Rng(seed).
+struct PriorComparison {
+  Eigen::MatrixXd X, Y, Xtest, Ytest;
+  MultiFidelityGp plain{3, 2}, hooked{3, 2, learned_prior_options()};
+  Rng hooked_rng;
+
+  PriorComparison(int rows, Rng& rng, std::uint64_t seed) : hooked_rng(seed) {
+    X = mostly_cheap_inputs(rows, rng);
+    Y = branin_currin(X);
+    Xtest = testing::uniform_matrix(400, 3, rng);
+    Xtest.col(2).setOnes();
+    Ytest = branin_currin(Xtest);
+    plain.set_data(X, Y);
+    Rng plain_rng(seed);
+    plain.fit(plain_rng);
+    hooked.set_data(X, Y);
+    hooked.fit(hooked_rng);  // fitted without a prior, as before a causal model exists
+  }
+};
+
 // The paper's warning (MF-CGP: the prior must guide, not dominate), in the
 // situation where it bit: a prior installed into a model already fitted
 // without it, so the refit starts from the prior's own mode. The refit must
@@ -230,35 +252,22 @@ TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
   double plain_sum = 0.0, hooked_sum = 0.0;  // RMSE relative to the outputs' spread
   for (int seed = 0; seed < 5; ++seed) {
     Rng rng(900 + seed);
-    const Eigen::MatrixXd X = mostly_cheap_inputs(70, rng);
-    const Eigen::MatrixXd Y = branin_currin(X);
-    Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
-    Xtest.col(2).setOnes();
-    const Eigen::MatrixXd Ytest = branin_currin(Xtest);
+    PriorComparison t(70, rng, seed);
+    const QuadraticPrior prior(t.X, t.Y);
+    t.hooked.set_mean_hook(prior.mean());
+    t.hooked.set_kernel_hook(prior.sigma());
+    t.hooked.fit(t.hooked_rng);
 
-    MultiFidelityGp plain(3, 2);
-    plain.set_data(X, Y);
-    Rng r1(seed);
-    plain.fit(r1);
-
-    MultiFidelityGp hooked(3, 2, learned_prior_options());
-    hooked.set_data(X, Y);
-    Rng r2(seed);
-    hooked.fit(r2);  // fitted without a prior, as before a causal model exists
-    const QuadraticPrior prior(X, Y);
-    hooked.set_mean_hook(prior.mean());
-    hooked.set_kernel_hook(prior.sigma());
-    hooked.fit(r2);
-
-    const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
+    const Eigen::MatrixXd mp = t.plain.posterior_mean(t.Xtest), mh = t.hooked.posterior_mean(t.Xtest);
     for (int c = 0; c < 2; ++c) {
-      const double spread = std::sqrt((Ytest.col(c).array() - Ytest.col(c).mean()).square().mean());
-      plain_sum += rmse(mp, Ytest, c) / spread;
-      hooked_sum += rmse(mh, Ytest, c) / spread;
+      const double spread = std::sqrt((t.Ytest.col(c).array() - t.Ytest.col(c).mean()).square().mean());
+      plain_sum += rmse(mp, t.Ytest, c) / spread;
+      hooked_sum += rmse(mh, t.Ytest, c) / spread;
     }
-    std::cout << "seed " << seed << ": RMSE at s = 1 of f1, f2 without a prior " << rmse(mp, Ytest, 0) << ", "
-              << rmse(mp, Ytest, 1) << "; with the quadratic prior " << rmse(mh, Ytest, 0) << ", "
-              << rmse(mh, Ytest, 1) << " (mean scales " << hooked.hyperparameters().mean_scale.transpose() << ")\n";
+    std::cout << "seed " << seed << ": RMSE at s = 1 of f1, f2 without a prior " << rmse(mp, t.Ytest, 0) << ", "
+              << rmse(mp, t.Ytest, 1) << "; with the quadratic prior " << rmse(mh, t.Ytest, 0) << ", "
+              << rmse(mh, t.Ytest, 1) << " (mean scales " << t.hooked.hyperparameters().mean_scale.transpose()
+              << ")\n";
   }
   std::cout << "relative RMSE summed over seeds and outputs: without a prior " << plain_sum << ", with it "
             << hooked_sum << " (ratio " << hooked_sum / plain_sum << ")\n";
@@ -346,29 +355,16 @@ TEST(GpLearning, ALeaveOneOutChoiceIsNeverWorseThanThePlainModel) {
 // And the converse: a prior that is right is used, and it helps.
 TEST(GpLearning, ARightPriorIsUsed) {
   Rng rng(950);
-  const Eigen::MatrixXd X = mostly_cheap_inputs(30, rng);
-  const Eigen::MatrixXd Y = branin_currin(X);
-  Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
-  Xtest.col(2).setOnes();
-  const Eigen::MatrixXd Ytest = branin_currin(Xtest);
-
-  MultiFidelityGp plain(3, 2);
-  plain.set_data(X, Y);
-  Rng r1(1);
-  plain.fit(r1);
-  MultiFidelityGp hooked(3, 2, learned_prior_options());
-  hooked.set_data(X, Y);
-  Rng r2(1);
-  hooked.fit(r2);
-  hooked.set_mean_hook([](const Eigen::MatrixXd& Z) { return branin_currin(Z); });
-  hooked.set_kernel_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Constant(Z.rows(), 2, 0.01); });
-  hooked.fit(r2);
-  const Eigen::VectorXd a = hooked.hyperparameters().mean_scale;
+  PriorComparison t(30, rng, 1);
+  t.hooked.set_mean_hook([](const Eigen::MatrixXd& Z) { return branin_currin(Z); });
+  t.hooked.set_kernel_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Constant(Z.rows(), 2, 0.01); });
+  t.hooked.fit(t.hooked_rng);
+  const Eigen::VectorXd a = t.hooked.hyperparameters().mean_scale;
   EXPECT_NEAR(a[0], 1.0, 0.1);
   EXPECT_NEAR(a[1], 1.0, 0.1);
-  const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
-  EXPECT_LT(rmse(mh, Ytest, 0), 0.1 * rmse(mp, Ytest, 0));
-  EXPECT_LT(rmse(mh, Ytest, 1), 0.1 * rmse(mp, Ytest, 1));
+  const Eigen::MatrixXd mp = t.plain.posterior_mean(t.Xtest), mh = t.hooked.posterior_mean(t.Xtest);
+  EXPECT_LT(rmse(mh, t.Ytest, 0), 0.1 * rmse(mp, t.Ytest, 0));
+  EXPECT_LT(rmse(mh, t.Ytest, 1), 0.1 * rmse(mp, t.Ytest, 1));
 }
 
 // Noise-free outputs with an offset between fidelities that is the same for
