@@ -28,7 +28,6 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& optio
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
   o.hook_coupling = gp::HookCoupling::Coregionalized;
-  o.prior_mode_by_loo = true;
   // With the prior at the target for every fidelity the residual carries the
   // whole fidelity discrepancy. The product kernel k_in k_fid carries its part
   // that is the same for every configuration only through long input

@@ -112,13 +112,6 @@ void Surrogate::set_prior(gp::MeanHook mean, gp::KernelHook sigma) {
   ready_ = false;
 }
 
-void Surrogate::set_lengthscale_prior(const Eigen::VectorXd& mean, double var) {
-  if (gp_) gp_->set_lengthscale_prior(mean, var);
-  options_.lengthscale_prior_mean = mean;
-  options_.lengthscale_prior_var = var;
-  ready_ = false;
-}
-
 bool Surrogate::fit(const std::vector<Observation>& observations, Rng& rng) {
   TrainingSet t = training_set(*spec_, observations);
   if (t.X.rows() < 2) {

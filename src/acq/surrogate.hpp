@@ -47,10 +47,6 @@ class Surrogate {
   /// GP's output convention. Replacing them makes the next refresh() refit.
   void set_prior(gp::MeanHook mean, gp::KernelHook sigma);
 
-  /// Centres the GP's lengthscale prior (GpOptions::lengthscale_prior_mean;
-  /// empty: the weak default); the next refresh() refits.
-  void set_lengthscale_prior(const Eigen::VectorXd& mean, double var);
-
   /// Fits the GP to the successful observations (warm-started from the last
   /// fit). Returns false, leaving the model unfitted, when there are fewer
   /// than two of them.

@@ -24,9 +24,6 @@ PreparedPool MultiFidelityGp::prepare_pool(const Eigen::MatrixXd& pool) const {
   out.k_train = tp.kx;
   out.mean = mean_std(tp);
   out.hook_sigma = tp.sigma;
-  // The discrepancy vanishes at its anchor: a pool there (the knowledge
-  // gradient's, at the target, when anchored there) needs none of its terms.
-  if (tp.kd.size() > 0 && tp.phi.size() > 0 && tp.phi.cwiseAbs().maxCoeff() > 0.0) out.k_disc = tp.kd;
   out.owner = this;
   out.version = version_;
   return out;
@@ -95,10 +92,6 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
   const Eigen::MatrixXd v = factor_.solve(Kxc);
   Eigen::MatrixXd S = B_;  // k(c, c) = B since k_in k_fid(c, c) = 1
   if (hook) S += w * C.cwiseProduct(tc.sigma.transpose() * tc.sigma);
-  // The discrepancy adds v_m phi(c)^2 to output m's variance (k_d(c, c) = 1).
-  const Eigen::VectorXd vd =
-      tc.phi.size() > 0 ? hp_.disc_variance() : Eigen::VectorXd();
-  if (tc.phi.size() > 0) S.diagonal() += vd * (tc.phi[0] * tc.phi[0]);
   S.noalias() -= Kxc.transpose() * v;
   S = 0.5 * (S + S.transpose());
   S.diagonal() += hp_.noise();
@@ -126,22 +119,10 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
       t.col(k) = hsig_.cwiseProduct(Zs.middleCols(k * P_, P_)).colwise().sum().transpose();
     hook_t = w * (C * t);
   }
-  // Off the anchor the pool also covaries with the candidate and the data
-  // through the discrepancy, output by output: phi_p k_d phi_c v_m u and
-  // (Kd_pool Z_k) v_m.
-  const bool pool_disc = pool.k_disc.size() > 0 && vd.size() > 0;
-  Eigen::VectorXd kdpc;
-  Eigen::MatrixXd KdZ;
-  if (pool_disc) {
-    kdpc = disc_kernel(pool.points, Zc, hp_).col(0);
-    KdZ = pool.k_disc * Zs;
-  }
   std::vector<Eigen::MatrixXd> out;
   out.reserve(static_cast<std::size_t>(K));
   for (int k = 0; k < K; ++k) {
     Eigen::MatrixXd delta = kpc * Bu.col(k).transpose() - KpZ.middleCols(k * P_, P_) * B_;
-    if (pool_disc)
-      delta += (kdpc * u.col(k).transpose() - KdZ.middleCols(k * P_, P_)) * vd.asDiagonal();
     if (hook) {
       const Eigen::RowVectorXd coef = (hook_c.col(k) - hook_t.col(k)).transpose();
       delta += (pool.hook_sigma.array().rowwise() * coef.array()).matrix();

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "gp/multi_fidelity_gp.hpp"
@@ -15,13 +17,10 @@ namespace {
 
 // Weak priors, as densities of the optimized (log-scale) coordinates:
 //  log lengthscale ~ N(sqrt2 + log(D)/2, 3)   (dimension-scaled, as BoTorch's LogNormal prior),
-//                    or N(GpOptions::lengthscale_prior_mean, _var) when given
 //  log noise       ~ N(-4, 1)                  (BoTorch's LogNormal(-4, 1) on the noise variance)
 //  log kappa       ~ N(-3, 3^2), L entries ~ N(0, 2^2)  (keep K_obj bounded on tiny data)
 //  mean scale ~ N(1, 1), log hook weight ~ N(0, 1),
 //  fidelity slope ~ N(0, 2^2)  (only when learned)
-//  discrepancy: log lengthscales as the input ones, log variance ~ N(-3, 3^2)
-//  (as kappa: a discrepancy the data do not ask for stays small)
 //  fidelity positions: none (flat within their bounds)
 struct Gauss {
   double mu, var;
@@ -37,38 +36,123 @@ double add_prior(const Eigen::VectorXd& t, int off, int count, Gauss g, Eigen::V
   return lp;
 }
 
-struct Context {
-  const MultiFidelityGp* gp = nullptr;
-  int evaluations = 0;
-  double best = -std::numeric_limits<double>::infinity();
-  Eigen::VectorXd best_theta;
-};
+// A fit searches afresh (besides warm starts) while it has seen fewer rows
+// than this (see plan_fit).
+constexpr Eigen::Index kExploreRows = 16;
 
-double nlopt_objective(unsigned n, const double* x, double* g, void* data) {
-  auto* ctx = static_cast<Context*>(data);
-  ++ctx->evaluations;
-  const Eigen::Map<const Eigen::VectorXd> theta(x, n);
-  Eigen::VectorXd grad;
-  double v;
-  try {
-    v = ctx->gp->objective(theta, g ? &grad : nullptr, true);
-  } catch (const Error&) {
-    v = -1e300;  // a numerically impossible point: the line search backs off
-    grad = Eigen::VectorXd::Zero(n);
-  }
-  if (!std::isfinite(v)) {
-    v = -1e300;
-    grad = Eigen::VectorXd::Zero(n);
-  }
-  if (g) Eigen::Map<Eigen::VectorXd>(g, n) = grad.allFinite() ? grad : Eigen::VectorXd::Zero(n);
-  if (v > ctx->best) {
-    ctx->best = v;
-    ctx->best_theta = theta;
-  }
-  return v;
+int log2_floor(Eigen::Index rows) {
+  int k = 0;
+  while (rows > 1) rows >>= 1, ++k;
+  return k;
 }
 
+// The objective's value at a point where it cannot be evaluated: low enough
+// that the line search backs off.
+constexpr double kFailed = -1e300;
+
 }  // namespace
+
+// Box bounds of the packed hyperparameters.
+struct MultiFidelityGp::Box {
+  Eigen::VectorXd lo, hi;
+  Eigen::VectorXd clamp(const Eigen::VectorXd& x) const { return x.cwiseMax(lo).cwiseMin(hi); }
+};
+
+// L-BFGS (NLopt) over the packed hyperparameters, maximizing objective() with
+// the prior. Owns its optimizer; an exception other than rescue::Error inside
+// the objective stops the search and is rethrown by optimize().
+class MultiFidelityGp::LocalSearch {
+ public:
+  // The best point the evaluations recorded into it have seen.
+  struct Best {
+    double value = -std::numeric_limits<double>::infinity();
+    Eigen::VectorXd theta;
+    int evaluations = 0;
+  };
+
+  LocalSearch(const MultiFidelityGp& gp, int size, int max_evaluations) : gp_(gp) {
+    opt_ = nlopt_create(NLOPT_LD_LBFGS, static_cast<unsigned>(size));
+    if (!opt_) fail(Status::OutOfMemory, "gp: could not create the optimizer");
+    nlopt_set_max_objective(opt_, &LocalSearch::evaluate, this);
+    nlopt_set_maxeval(opt_, max_evaluations);
+    // Changes of 1e-6 relative in the log evidence do not change predictions
+    // noticeably; tighter tolerances only spend evaluations.
+    nlopt_set_ftol_rel(opt_, 1e-6);
+    nlopt_set_xtol_rel(opt_, 1e-6);
+  }
+  ~LocalSearch() { nlopt_destroy(opt_); }
+  LocalSearch(const LocalSearch&) = delete;
+  LocalSearch& operator=(const LocalSearch&) = delete;
+
+  void set_bounds(const Box& box) {
+    nlopt_set_lower_bounds(opt_, box.lo.data());
+    nlopt_set_upper_bounds(opt_, box.hi.data());
+  }
+
+  // One search from x, which receives the point it ends at; every evaluation
+  // is recorded into best. Any return code is acceptable: best holds the best
+  // point seen.
+  void optimize(Eigen::VectorXd& x, Best& best) {
+    best_ = &best;
+    double value = 0.0;
+    nlopt_optimize(opt_, x.data(), &value);
+    best_ = nullptr;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  static double evaluate(unsigned n, const double* x, double* g, void* self) {
+    auto* s = static_cast<LocalSearch*>(self);
+    Best& best = *s->best_;
+    ++best.evaluations;
+    const Eigen::Map<const Eigen::VectorXd> theta(x, n);
+    Eigen::VectorXd grad;
+    double v;
+    try {
+      v = s->gp_.objective(theta, g ? &grad : nullptr, true);
+    } catch (const Error&) {
+      v = kFailed;
+      grad = Eigen::VectorXd::Zero(n);
+    } catch (...) {
+      s->error_ = std::current_exception();
+      nlopt_force_stop(s->opt_);
+      v = kFailed;
+      grad = Eigen::VectorXd::Zero(n);
+    }
+    if (!std::isfinite(v)) {
+      v = kFailed;
+      grad = Eigen::VectorXd::Zero(n);
+    }
+    if (g) Eigen::Map<Eigen::VectorXd>(g, n) = grad.allFinite() ? grad : Eigen::VectorXd::Zero(n);
+    if (v > best.value) {
+      best.value = v;
+      best.theta = theta;
+    }
+    return v;
+  }
+
+  const MultiFidelityGp& gp_;
+  nlopt_opt opt_ = nullptr;
+  Best* best_ = nullptr;
+  std::exception_ptr error_;
+};
+
+// One fit in progress: its bounds, starts and choices (plan_fit, fit_starts)
+// and what its searches have found.
+struct MultiFidelityGp::FitState {
+  Box box;                     // the main search's bounds
+  Box plain_box;               // the prior-off model's: a_m = 0, w at its floor
+  Hyperparameters base;        // default_hyperparameters()
+  int ms = -1, hw = -1;        // offsets of a_m and w, -1 when not learned
+  bool explore = false;        // search afresh besides the warm starts
+  bool recheck = false;        // search the prior's other mode and choose between them
+  bool track_plain = false;    // fit the prior-off model alongside
+  bool main_is_plain = false;  // the main search is the prior-off model's
+  std::vector<Eigen::VectorXd> starts;
+  LocalSearch::Best main;      // the main search's best point
+  Eigen::VectorXd plain_best;  // the prior-off model's best point (empty: none)
+  int plain_starts = 0, extra_starts = 0;
+};
 
 double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd* grad, bool with_prior) const {
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
@@ -76,14 +160,7 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
   layout_.unpack(theta, h);
   double v = likelihood(h, nullptr, nullptr, grad);
   if (with_prior && opt_.use_priors) {
-    if (opt_.lengthscale_prior_mean.size() == D_) {
-      for (int j = 0; j < D_; ++j)
-        v += add_prior(theta, layout_.ls_offset() + j, 1,
-                       Gauss{opt_.lengthscale_prior_mean[j], opt_.lengthscale_prior_var}, grad);
-    } else {
-      v += add_prior(theta, layout_.ls_offset(), D_,
-                     Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
-    }
+    v += add_prior(theta, layout_.ls_offset(), D_, Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
     v += add_prior(theta, layout_.noise_offset(), P_, Gauss{-4.0, 1.0}, grad);
     v += add_prior(theta, layout_.kappa_offset(), P_, Gauss{-3.0, 9.0}, grad);
     v += add_prior(theta, layout_.factor_offset(), P_ * R_, Gauss{0.0, 4.0}, grad);
@@ -93,11 +170,6 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
       v += add_prior(theta, layout_.hook_weight_offset(), 1, Gauss{0.0, 1.0}, grad);
     if (layout_.fidelity_slope_offset() >= 0)
       v += add_prior(theta, layout_.fidelity_slope_offset(), P_, Gauss{0.0, 4.0}, grad);
-    if (layout_.disc_lengthscale_offset() >= 0) {
-      v += add_prior(theta, layout_.disc_lengthscale_offset(), D_ - 1,
-                     Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
-      v += add_prior(theta, layout_.disc_variance_offset(), P_, Gauss{-3.0, 9.0}, grad);
-    }
   }
   return v;
 }
@@ -183,21 +255,61 @@ void MultiFidelityGp::pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::Vec
   // with no target evaluations, the cheap levels alone set the fidelity
   // lengthscale, a far-placed middle level stretches it, and the target then
   // looks like the lowest level. A knowledge gradient believing that queries
-  // the lowest level only and never learns otherwise (the robot stand-in: runs
-  // that spent 200 queries without one at the target). Until every level has
+  // the lowest level only and never learns otherwise. Until every level has
   // data, the levels stay where their values put them.
   if (num_positions() == 0 || fidelity_positions_identified()) return;
   const int off = layout_.fidelity_position_offset();
   for (int k = 0; k < num_positions(); ++k) lo[off + k] = hi[off + k] = opt_.fidelity_levels[k + 1];
 }
 
+double MultiFidelityGp::value_or_minus_inf(const Eigen::VectorXd& theta) const {
+  try {
+    const double v = objective(theta, nullptr, true);
+    return std::isfinite(v) ? v : -std::numeric_limits<double>::infinity();
+  } catch (const Error&) {
+    return -std::numeric_limits<double>::infinity();
+  }
+}
+
+double MultiFidelityGp::held_out_or_minus_inf(const Eigen::VectorXd& theta) const {
+  try {
+    return loo_log_predictive(theta);
+  } catch (const Error&) {
+    return -std::numeric_limits<double>::infinity();
+  }
+}
+
 FitReport MultiFidelityGp::fit(Rng& rng) {
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data before fit");
   const int n = layout_.size();
-  Eigen::VectorXd lo, hi;
-  layout_.bounds(opt_.noise_floor, lo, hi);
-  pin_unidentified_positions(lo, hi);
+  FitState st = plan_fit();
+  st.starts = fit_starts(st, rng);
+  LocalSearch search(*this, n, opt_.max_evaluations);
+  search.set_bounds(st.box);
+  for (Eigen::VectorXd x : st.starts) {
+    x = st.box.clamp(x);
+    search.optimize(x, st.main);
+  }
+  if (st.track_plain && !st.main_is_plain) fit_plain(st, search);
+  if (st.main_is_plain && st.main.theta.size() == n) st.plain_best = st.main.theta;
+  if ((st.ms >= 0 || st.hw >= 0) && st.recheck && st.main.theta.size() == n) {
+    choose_prior_mode(st, search);
+  } else if (st.track_plain && !st.main_is_plain && st.plain_best.size() == n && st.main.theta.size() == n) {
+    // Between rechecks the prior's mode stays as chosen, but the plain model
+    // kept alongside replaces it as soon as it predicts held-out points
+    // better: the prior guides only while it helps.
+    if (held_out_or_minus_inf(st.plain_best) > held_out_or_minus_inf(st.main.theta)) {
+      st.main.theta = st.plain_best;
+      st.main.value = value_or_minus_inf(st.plain_best);
+    }
+  }
+  return commit_fit(st);
+}
 
+MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
+  FitState st;
+  layout_.bounds(opt_.noise_floor, st.box.lo, st.box.hi);
+  pin_unidentified_positions(st.box.lo, st.box.hi);
   // A fit on a handful of rows can settle in a poor mode (all variation as
   // noise, long lengthscales) that refits warm-started from it never leave.
   // So while the model has been fitted on fewer than kExploreRows rows, a
@@ -206,114 +318,27 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // of two (at 4, 8 and 16 rows): a function of the data size alone, so a run
   // restored from a checkpoint makes the same choices. Later, warm refits
   // alone: searching afresh on larger data finds modes of higher evidence
-  // that served the acquisitions worse (hvkg on Branin-Currin, 20 seeds).
-  constexpr Eigen::Index kExploreRows = 16;
-  auto log2_floor = [](Eigen::Index rows) {
-    int k = 0;
-    while (rows > 1) rows >>= 1, ++k;
-    return k;
-  };
-  const bool explore = !fitted_ || (fit_rows_ < kExploreRows && log2_floor(X_.rows()) != log2_floor(fit_rows_));
-  std::vector<Eigen::VectorXd> starts;
-  const Hyperparameters base = default_hyperparameters();
-  if (fitted_) starts.push_back(layout_.pack(hp_));
-  if (explore) starts.push_back(layout_.pack(base));
-  const int total = explore ? opt_.cold_starts + (fitted_ ? 1 : 0) : opt_.warm_starts;
-  const double ls0 = std::log(std::sqrt(double(D_)));
-  while (static_cast<int>(starts.size()) < total) {
-    Hyperparameters h = explore ? base : hp_;
-    for (int j = 0; j < D_; ++j) h.log_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
-    for (int k = 0; k < R_; ++k)
-      for (int m = 0; m < P_; ++m) h.coreg_factor(m, k) = 0.5 * rng.normal() + (m == k ? 0.5 : 0.0);
-    for (int m = 0; m < P_; ++m) {
-      h.log_kappa[m] = rng.uniform(std::log(1e-3), std::log(0.3));
-      h.log_noise[m] = rng.uniform(std::log(1e-4), std::log(0.1));
-    }
-    if (explore) h.mean_constant.setZero(), h.fidelity_slope.setZero();
-    if (opt_.fidelity_discrepancy) {
-      for (int j = 0; j < D_ - 1; ++j) h.log_disc_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
-      for (int m = 0; m < P_; ++m) h.log_disc_variance[m] = rng.uniform(std::log(1e-3), std::log(0.3));
-    }
-    // Interior fidelity levels anywhere from one range below the lowest level
-    // to the highest: nearer the target than their value says, or farther.
-    for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = rng.uniform(-1.0, 1.0);
-    starts.push_back(layout_.pack(h));
-  }
+  // that serve the acquisitions worse.
+  st.explore = !fitted_ || (fit_rows_ < kExploreRows && log2_floor(X_.rows()) != log2_floor(fit_rows_));
+  st.base = default_hyperparameters();
 
-  // A warm refit stays in the mode it starts in, and a mode that explains
-  // some output as noise (long lengthscales, large noise) holds on noise-free
-  // data once it has been entered; the fit then misses its own observations.
-  // So with GpOptions::low_noise_start, while the model has been fitted on
-  // fewer than kExploreRows rows, a refit also starts from the previous
-  // optimum with every noise variance above 1e-3 set to 1e-4, and the
-  // evidence chooses. (hvkg's model on a small noise-free problem, 14 steps,
-  // 20 seeds: 6 runs ended at least 0.09 from some observation without it,
-  // none with it.) Later, not: like a fresh search, it may find modes of
-  // higher evidence that serve the acquisitions worse. And only by choice
-  // (rescue_strategy.cpp): hvkg's runs on Branin-Currin with it, on any data
-  // size or below 16 rows, had a higher area under regret than the committed
-  // runs of build 64ce228 (+0.06, p = 0.004; +0.05, p = 0.007; 20 seeds), a
-  // comparison that may also span earlier commits.
-  // Sets every noise variance above 1e-3 of packed hyperparameters to 1e-4;
-  // false when none was above.
-  auto quieten = [&](Eigen::VectorXd& t) {
-    bool noisy = false;
-    for (int m = 0; m < P_; ++m) {
-      double& v = t[layout_.noise_offset() + m];
-      if (v > std::log(1e-3)) v = std::log(std::max(1e-4, opt_.noise_floor)), noisy = true;
-    }
-    return noisy;
-  };
-  auto low_noise = [&](const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) {
-    if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
-    Eigen::VectorXd t = theta;
-    if (quieten(t)) into.push_back(t);
-  };
-  if (fitted_) low_noise(layout_.pack(hp_), starts);
-  // A mode of the causal prior's model that leaves an output's residual to
-  // noise (residual signal variance below the noise: the prior carries the
-  // output, and with the residual kernel off its lengthscales drift long and
-  // no longer steer the search back) holds at any data size; on noise-free
-  // data it makes C-HVKG pay for the same target evaluation again and again
-  // (Park, seeds 11 and 12: four of the first eight suggestions at one
-  // configuration, cost 1 each). So in that mode a refit also starts with the
-  // residual kernel as a first fit sets it (lengthscales, K_obj) and the
-  // noise as the low-noise start sets it, the prior's own parameters kept,
-  // and the evidence chooses. It costs a local search per refit only while
-  // the model is in that mode.
-  if (fitted_ && opt_.low_noise_start) {
-    bool residual_as_noise = false;
-    for (int m = 0; m < P_; ++m) {
-      const double signal = std::exp(hp_.log_kappa[m]) + hp_.coreg_factor.row(m).squaredNorm();
-      const double noise = std::exp(hp_.log_noise[m]);
-      if (noise > 1e-3 && signal < noise) residual_as_noise = true;
-    }
-    if (residual_as_noise) {
-      Hyperparameters h = hp_;
-      h.log_lengthscale = base.log_lengthscale;
-      h.coreg_factor = base.coreg_factor;
-      h.log_kappa = base.log_kappa;
-      Eigen::VectorXd t = layout_.pack(h);
-      quieten(t);
-      starts.push_back(t);
-    }
-  }
-
-  // When the prior's mode is searched again (see below): at the first fit,
-  // after the prior changed, and every prior_recheck_rows rows of new data (a
-  // function of the data, so a run restored from a checkpoint makes the same
-  // choices).
-  const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
+  // When the prior's mode is searched again (see choose_prior_mode): at the
+  // first fit, after the prior changed, and every prior_recheck_rows rows of
+  // new data (a function of the data, so a run restored from a checkpoint
+  // makes the same choices).
+  st.ms = layout_.mean_scale_offset();
+  st.hw = layout_.hook_weight_offset();
+  const int ms = st.ms, hw = st.hw;
   const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
-  const bool recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
-  if (opt_.prior_mode_by_loo && !recheck) {
+  st.recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
+  if (!st.recheck) {
     // Between rechecks the prior's own parameters (a_m, w) stay where the
     // held-out check put them and only the rest is refitted: warm-started at
     // a prior switched off, the evidence alone climbs straight back to the
     // mode it prefers (a_m near 1 at the next row), undoing the choice.
-    const Eigen::VectorXd& previous = starts.front();
-    if (ms >= 0) lo.segment(ms, P_) = hi.segment(ms, P_) = previous.segment(ms, P_);
-    if (hw >= 0) lo[hw] = hi[hw] = previous[hw];
+    const Eigen::VectorXd previous = layout_.pack(hp_);
+    if (ms >= 0) st.box.lo.segment(ms, P_) = st.box.hi.segment(ms, P_) = previous.segment(ms, P_);
+    if (hw >= 0) st.box.lo[hw] = st.box.hi[hw] = previous[hw];
   }
 
   // The prior-off model (a_m = 0, w at its floor: a plain MF-GP) as a plain
@@ -321,184 +346,211 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   // held-out prediction: the same starts, warm refits from its own previous
   // optimum and fresh searches when the main fit searches afresh. It is a
   // candidate at every recheck and replaces the prior's mode between rechecks
-  // when it predicts held-out points better (below), so the choice is never
+  // when it predicts held-out points better (fit), so the choice is never
   // between the prior and a prior-off model stuck where the prior's fits left
   // it (a mode that explains data as noise). Only while the model has been
   // fitted on fewer than kExploreRows rows, where such modes are entered: on
-  // more data it costs a local search and a held-out comparison per refit
-  // (the robot stand-in's suggestion at 100 rows: 2.9 s against 1.6 s).
-  Eigen::VectorXd plo, phi;
-  layout_.bounds(opt_.noise_floor, plo, phi);
-  pin_unidentified_positions(plo, phi);
-  if (ms >= 0) plo.segment(ms, P_).setZero(), phi.segment(ms, P_).setZero();
-  if (hw >= 0) phi[hw] = plo[hw];
-  const bool track_plain = (ms >= 0 || hw >= 0) && opt_.prior_mode_by_loo && (!fitted_ || fit_rows_ < kExploreRows);
+  // more data the extra local search and held-out comparison per refit would
+  // dominate the cost of a suggestion.
+  Box& plain = st.plain_box;
+  layout_.bounds(opt_.noise_floor, plain.lo, plain.hi);
+  pin_unidentified_positions(plain.lo, plain.hi);
+  if (ms >= 0) plain.lo.segment(ms, P_).setZero(), plain.hi.segment(ms, P_).setZero();
+  if (hw >= 0) plain.hi[hw] = plain.lo[hw];
+  st.track_plain = (ms >= 0 || hw >= 0) && (!fitted_ || fit_rows_ < kExploreRows);
   // Between rechecks with the prior off, the main search is this search.
-  const bool main_is_plain = track_plain && !recheck && (ms < 0 || (hi.segment(ms, P_).cwiseAbs().maxCoeff() == 0.0)) &&
-                             (hw < 0 || hi[hw] <= plo[hw]);
+  st.main_is_plain = st.track_plain && !st.recheck &&
+                     (ms < 0 || (st.box.hi.segment(ms, P_).cwiseAbs().maxCoeff() == 0.0)) &&
+                     (hw < 0 || st.box.hi[hw] <= plain.lo[hw]);
+  return st;
+}
 
-  Context ctx;
-  ctx.gp = this;
-  nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, static_cast<unsigned>(n));
-  if (!opt) fail(Status::OutOfMemory, "gp: could not create the optimizer");
-  nlopt_set_lower_bounds(opt, lo.data());
-  nlopt_set_upper_bounds(opt, hi.data());
-  nlopt_set_max_objective(opt, nlopt_objective, &ctx);
-  nlopt_set_maxeval(opt, opt_.max_evaluations);
-  // Changes of 1e-6 relative in the log evidence do not change predictions
-  // noticeably; tighter tolerances only spend evaluations.
-  nlopt_set_ftol_rel(opt, 1e-6);
-  nlopt_set_xtol_rel(opt, 1e-6);
+std::vector<Eigen::VectorXd> MultiFidelityGp::fit_starts(const FitState& st, Rng& rng) const {
+  std::vector<Eigen::VectorXd> starts;
+  if (fitted_) starts.push_back(layout_.pack(hp_));
+  if (st.explore) starts.push_back(layout_.pack(st.base));
+  const int total = st.explore ? opt_.cold_starts + (fitted_ ? 1 : 0) : opt_.warm_starts;
+  while (static_cast<int>(starts.size()) < total) starts.push_back(random_start(st, rng));
+  if (fitted_) add_low_noise_start(layout_.pack(hp_), starts);
+  // A mode of the causal prior's model that leaves an output's residual to
+  // noise (residual signal variance below the noise: the prior carries the
+  // output, and with the residual kernel off its lengthscales drift long and
+  // no longer steer the search back) holds at any data size; on noise-free
+  // data it makes C-HVKG pay for the same target evaluation again and again.
+  // So in that mode a refit also starts with the residual kernel as a first
+  // fit sets it (lengthscales, K_obj) and the noise as the low-noise start
+  // sets it, the prior's own parameters kept, and the evidence chooses. It
+  // costs a local search per refit only while the model is in that mode.
+  if (fitted_ && opt_.low_noise_start && residual_as_noise()) {
+    Hyperparameters h = hp_;
+    h.log_lengthscale = st.base.log_lengthscale;
+    h.coreg_factor = st.base.coreg_factor;
+    h.log_kappa = st.base.log_kappa;
+    Eigen::VectorXd t = layout_.pack(h);
+    quieten(t);
+    starts.push_back(t);
+  }
+  return starts;
+}
+
+Eigen::VectorXd MultiFidelityGp::random_start(const FitState& st, Rng& rng) const {
+  Hyperparameters h = st.explore ? st.base : hp_;
+  const double ls0 = std::log(std::sqrt(double(D_)));
+  for (int j = 0; j < D_; ++j) h.log_lengthscale[j] = ls0 + std::log(rng.uniform(0.05, 1.5));
+  for (int k = 0; k < R_; ++k)
+    for (int m = 0; m < P_; ++m) h.coreg_factor(m, k) = 0.5 * rng.normal() + (m == k ? 0.5 : 0.0);
+  for (int m = 0; m < P_; ++m) {
+    h.log_kappa[m] = rng.uniform(std::log(1e-3), std::log(0.3));
+    h.log_noise[m] = rng.uniform(std::log(1e-4), std::log(0.1));
+  }
+  if (st.explore) h.mean_constant.setZero(), h.fidelity_slope.setZero();
+  // Interior fidelity levels anywhere from one range below the lowest level
+  // to the highest: nearer the target than their value says, or farther.
+  for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = rng.uniform(-1.0, 1.0);
+  return layout_.pack(h);
+}
+
+// A warm refit stays in the mode it starts in, and a mode that explains
+// some output as noise (long lengthscales, large noise) holds on noise-free
+// data once it has been entered; the fit then misses its own observations.
+// So with GpOptions::low_noise_start, while the model has been fitted on
+// fewer than kExploreRows rows, a refit also starts from the previous
+// optimum with every noise variance above 1e-3 set to 1e-4, and the
+// evidence chooses. Later, not: like a fresh search, it may find modes of
+// higher evidence that serve the acquisitions worse. And only by choice
+// (rescue_strategy.cpp sets it): it did not serve the acquisitions of the
+// plain model, without a causal prior.
+void MultiFidelityGp::add_low_noise_start(const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) const {
+  if (!opt_.low_noise_start || fit_rows_ >= kExploreRows) return;
+  Eigen::VectorXd t = theta;
+  if (quieten(t)) into.push_back(t);
+}
+
+bool MultiFidelityGp::quieten(Eigen::VectorXd& theta) const {
+  bool noisy = false;
+  for (int m = 0; m < P_; ++m) {
+    double& v = theta[layout_.noise_offset() + m];
+    if (v > std::log(1e-3)) v = std::log(std::max(1e-4, opt_.noise_floor)), noisy = true;
+  }
+  return noisy;
+}
+
+bool MultiFidelityGp::residual_as_noise() const {
+  bool found = false;
+  for (int m = 0; m < P_; ++m) {
+    const double signal = std::exp(hp_.log_kappa[m]) + hp_.coreg_factor.row(m).squaredNorm();
+    const double noise = std::exp(hp_.log_noise[m]);
+    if (noise > 1e-3 && signal < noise) found = true;
+  }
+  return found;
+}
+
+void MultiFidelityGp::fit_plain(FitState& st, LocalSearch& search) const {
+  const int n = layout_.size();
+  std::vector<Eigen::VectorXd> starts;
+  if (plain_.size() == n) {
+    starts.push_back(plain_);
+    add_low_noise_start(plain_, starts);
+  }
+  if (st.explore || plain_.size() != n)
+    for (const Eigen::VectorXd& x : st.starts) starts.push_back(x);
+  LocalSearch::Best best;
+  search.set_bounds(st.plain_box);
   for (Eigen::VectorXd x : starts) {
-    x = x.cwiseMax(lo).cwiseMin(hi);
-    double value = 0.0;
-    // Any return code is acceptable: the best point seen is tracked in ctx.
-    nlopt_optimize(opt, x.data(), &value);
+    x = st.plain_box.clamp(x);
+    search.optimize(x, best);
   }
-  Eigen::VectorXd plain_best;
-  int plain_starts = 0;
-  if (track_plain && !main_is_plain) {
-    std::vector<Eigen::VectorXd> pstarts;
-    if (plain_.size() == n) {
-      pstarts.push_back(plain_);
-      low_noise(plain_, pstarts);
-    }
-    if (explore || plain_.size() != n)
-      for (const Eigen::VectorXd& x : starts) pstarts.push_back(x);
-    Context pctx;
-    pctx.gp = this;
-    nlopt_set_max_objective(opt, nlopt_objective, &pctx);
-    nlopt_set_lower_bounds(opt, plo.data());
-    nlopt_set_upper_bounds(opt, phi.data());
-    for (Eigen::VectorXd x : pstarts) {
-      x = x.cwiseMax(plo).cwiseMin(phi);
-      double value = 0.0;
-      nlopt_optimize(opt, x.data(), &value);
-    }
-    nlopt_set_max_objective(opt, nlopt_objective, &ctx);
-    nlopt_set_lower_bounds(opt, lo.data());
-    nlopt_set_upper_bounds(opt, hi.data());
-    ctx.evaluations += pctx.evaluations;
-    plain_starts = static_cast<int>(pstarts.size());
-    if (pctx.best_theta.size() == n && pctx.best > -1e299) plain_best = pctx.best_theta;
-  }
-  if (main_is_plain && ctx.best_theta.size() == n) plain_best = ctx.best_theta;
-  // With a causal prior (paper, MF-CGP) the evidence has two kinds of modes:
-  // the data explained through the prior (a_m near 1) and the prior switched
-  // off (a_m = 0: a plain MF-GP). A local search stays in the mode it starts
-  // in, so the fit also searches the other one and the evidence chooses: the
-  // prior guides, and data that contradict it override it. Started from the
-  // prior's mode, the other hyperparameters sit where the prior explains the
-  // data and a free start at a_m = 0 climbs straight back; so the prior-off
-  // mode is first fitted with a_m and w pinned at 0 and the floor, then
-  // released. That costs two more local searches, so it is done when the
-  // answer may have changed (recheck, above).
-  int extra_starts = 0;
-  auto pinned_value = [&](const Eigen::VectorXd& t) {
-    try {
-      const double v = objective(t, nullptr, true);
-      return std::isfinite(v) ? v : -std::numeric_limits<double>::infinity();
-    } catch (const Error&) {
-      return -std::numeric_limits<double>::infinity();
-    }
+  search.set_bounds(st.box);
+  st.main.evaluations += best.evaluations;
+  st.plain_starts = static_cast<int>(starts.size());
+  if (best.theta.size() == n && best.value > -1e299) st.plain_best = best.theta;
+}
+
+// With a causal prior (paper, MF-CGP) the evidence has two kinds of modes:
+// the data explained through the prior (a_m near 1) and the prior switched
+// off (a_m = 0: a plain MF-GP). A local search stays in the mode it starts
+// in, so the fit also searches the other one: the prior guides, and data that
+// contradict it override it. Started from the prior's mode, the other
+// hyperparameters sit where the prior explains the data and a free start at
+// a_m = 0 climbs straight back; so the prior-off mode is first fitted with
+// a_m and w pinned at 0 and the floor, then released. The evidence fits each
+// mode; the leave-one-out predictive density chooses among the best points of
+// the searches (the main one, the pinned prior-off one, the released one, and
+// the prior-off model kept alongside). That costs two more local searches, so
+// it is done when the answer may have changed (plan_fit).
+void MultiFidelityGp::choose_prior_mode(FitState& st, LocalSearch& search) const {
+  const int ms = st.ms, hw = st.hw;
+  std::vector<Eigen::VectorXd> candidates;
+  auto next_candidate = [&] {
+    candidates.push_back(st.main.theta);
+    st.main.value = -std::numeric_limits<double>::infinity();
   };
-  // Leave-one-out log predictive density; minus infinity where it fails.
-  auto held_out = [&](const Eigen::VectorXd& t) {
-    try {
-      return loo_log_predictive(t);
-    } catch (const Error&) {
-      return -std::numeric_limits<double>::infinity();
-    }
-  };
-  if ((ms >= 0 || hw >= 0) && recheck && ctx.best_theta.size() == n) {
-    Eigen::VectorXd x = ctx.best_theta;
-    // Chosen by held-out prediction: the best point of each search is a
-    // candidate (of the main search, of the pinned prior-off search, of the
-    // released one), so each search's evaluations are tracked on their own.
-    std::vector<Eigen::VectorXd> candidates;
-    auto next_candidate = [&] {
-      if (!opt_.prior_mode_by_loo) return;
-      candidates.push_back(ctx.best_theta);
-      ctx.best = -std::numeric_limits<double>::infinity();
-    };
-    next_candidate();
-    if (plain_best.size() == n) candidates.push_back(plain_best);
-    const bool prior_on = ms >= 0 ? x.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : x[hw] > std::log(0.1);
-    const Eigen::VectorXd main_best = x;
-    double value = 0.0;
-    // Judged by held-out prediction, the plain model (a_m = 0, w at its floor)
-    // is always a candidate: a main search that left the prior's mean off can
-    // still sit where the causal kernel term carries weight (a_m near 0, w
-    // near 1), and without this search the plain model would never be tried.
-    if (prior_on || opt_.prior_mode_by_loo) {
-      x = x.cwiseMax(plo).cwiseMin(phi);
-      // The previous fit, pinned, is the other candidate start: when the prior
-      // has just been installed it is the plain model's optimum on these data,
-      // where the best point of the prior's mode may be far from any good
-      // prior-off point (a wrong prior drags the other hyperparameters along).
-      const Eigen::VectorXd previous = starts.front().cwiseMax(plo).cwiseMin(phi);
-      if (fitted_ && pinned_value(previous) > pinned_value(x)) x = previous;
-      // Judged by held-out prediction, the prior-off mode must be found as
-      // well as a plain model would find it, so its search may also start
-      // where a plain model's first fit does.
-      if (opt_.prior_mode_by_loo) {
-        const Eigen::VectorXd plain = layout_.pack(base).cwiseMax(plo).cwiseMin(phi);
-        if (pinned_value(plain) > pinned_value(x)) x = plain;
-      }
-      nlopt_set_lower_bounds(opt, plo.data());
-      nlopt_set_upper_bounds(opt, phi.data());
-      nlopt_optimize(opt, x.data(), &value);
-      nlopt_set_lower_bounds(opt, lo.data());
-      nlopt_set_upper_bounds(opt, hi.data());
-      next_candidate();
-    }
-    if (!prior_on) {
-      // The other mode from the main search's point: the prior fully on.
-      x = main_best;
-      if (ms >= 0) x.segment(ms, P_).setOnes();
-      if (hw >= 0) x[hw] = 0.0;
-    }
-    nlopt_optimize(opt, x.data(), &value);
-    next_candidate();
-    extra_starts = 1;
-    if (opt_.prior_mode_by_loo) {
-      // The evidence still fits each mode; the held-out density picks among
-      // the searches' best points (the first on a tie).
-      double best_loo = -std::numeric_limits<double>::infinity();
-      ctx.best_theta = candidates.front();
-      for (const Eigen::VectorXd& c : candidates) {
-        const double v = held_out(c);
-        if (v > best_loo) {
-          best_loo = v;
-          ctx.best_theta = c;
-        }
-      }
-      ctx.best = pinned_value(ctx.best_theta);
-    }
-  } else if (track_plain && !main_is_plain && plain_best.size() == n && ctx.best_theta.size() == n) {
-    // Between rechecks the prior's mode stays as chosen, but the plain model
-    // kept alongside replaces it as soon as it predicts held-out points
-    // better: the prior guides only while it helps.
-    if (held_out(plain_best) > held_out(ctx.best_theta)) {
-      ctx.best_theta = plain_best;
-      ctx.best = pinned_value(plain_best);
+  const Eigen::VectorXd main_best = st.main.theta;
+  next_candidate();
+  if (st.plain_best.size() == layout_.size()) candidates.push_back(st.plain_best);
+  const bool prior_on = ms >= 0 ? main_best.segment(ms, P_).cwiseAbs().maxCoeff() >= 0.5 : main_best[hw] > std::log(0.1);
+  // The plain model (a_m = 0, w at its floor) is always a candidate: a main
+  // search that left the prior's mean off can still sit where the causal
+  // kernel term carries weight (a_m near 0, w near 1), and without this
+  // search the plain model would never be tried.
+  Eigen::VectorXd x = prior_off_start(st, main_best);
+  search.set_bounds(st.plain_box);
+  search.optimize(x, st.main);
+  search.set_bounds(st.box);
+  next_candidate();
+  if (!prior_on) {
+    // The other mode from the main search's point: the prior fully on.
+    x = main_best;
+    if (ms >= 0) x.segment(ms, P_).setOnes();
+    if (hw >= 0) x[hw] = 0.0;
+  }
+  search.optimize(x, st.main);
+  next_candidate();
+  st.extra_starts = 1;
+  double best_loo = -std::numeric_limits<double>::infinity();
+  st.main.theta = candidates.front();
+  for (const Eigen::VectorXd& c : candidates) {
+    const double v = held_out_or_minus_inf(c);
+    if (v > best_loo) {
+      best_loo = v;
+      st.main.theta = c;
     }
   }
-  nlopt_destroy(opt);
-  if (!std::isfinite(ctx.best) || ctx.best <= -1e299)
+  st.main.value = value_or_minus_inf(st.main.theta);
+}
+
+Eigen::VectorXd MultiFidelityGp::prior_off_start(const FitState& st, const Eigen::VectorXd& main_best) const {
+  Eigen::VectorXd x = st.plain_box.clamp(main_best);
+  // The previous fit, pinned, is the other candidate start: when the prior
+  // has just been installed it is the plain model's optimum on these data,
+  // where the best point of the prior's mode may be far from any good
+  // prior-off point (a wrong prior drags the other hyperparameters along).
+  if (fitted_) {
+    const Eigen::VectorXd previous = st.plain_box.clamp(layout_.pack(hp_));
+    if (value_or_minus_inf(previous) > value_or_minus_inf(x)) x = previous;
+  }
+  // The prior-off mode must be found as well as a plain model would find it,
+  // so its search may also start where a plain model's first fit does.
+  const Eigen::VectorXd plain = st.plain_box.clamp(layout_.pack(st.base));
+  if (value_or_minus_inf(plain) > value_or_minus_inf(x)) x = plain;
+  return x;
+}
+
+FitReport MultiFidelityGp::commit_fit(const FitState& st) {
+  if (!std::isfinite(st.main.value) || st.main.value <= -1e299)
     fail(Status::Numerical, "gp: hyperparameter fit found no point with a finite likelihood");
   // Committed only once factorized (set_hyperparameters' strong guarantee).
   Hyperparameters best = hp_;
-  layout_.unpack(ctx.best_theta, best);
+  layout_.unpack(st.main.theta, best);
   set_hyperparameters(best);
   fitted_ = true;
   prior_changed_ = false;
   fit_rows_ = X_.rows();
-  plain_ = track_plain ? plain_best : Eigen::VectorXd();
+  plain_ = st.track_plain ? st.plain_best : Eigen::VectorXd();
   FitReport rep;
-  rep.objective = ctx.best;
-  rep.evaluations = ctx.evaluations;
-  rep.starts = static_cast<int>(starts.size()) + plain_starts + extra_starts;
+  rep.objective = st.main.value;
+  rep.evaluations = st.main.evaluations;
+  rep.starts = static_cast<int>(st.starts.size()) + st.plain_starts + st.extra_starts;
   return rep;
 }
 

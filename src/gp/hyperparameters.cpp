@@ -21,13 +21,6 @@ ParameterLayout::ParameterLayout(int num_inputs, int num_outputs, int rank, Lear
   if (mask_.mean_scale) { ms_ = k; k += P_; }
   if (mask_.hook_weight) { hw_ = k; k += 1; }
   if (mask_.fidelity_slope) { fs_ = k; k += P_; }
-  if (mask_.discrepancy) {
-    if (D_ < 2) fail(Status::InvalidArgument, "gp: a fidelity discrepancy needs at least one input besides the fidelity");
-    dl_ = k;
-    k += D_ - 1;
-    dv_ = k;
-    k += P_;
-  }
   if (mask_.fidelity_positions < 0) fail(Status::InvalidArgument, "gp: invalid parameter layout sizes");
   if (mask_.fidelity_positions > 0) {
     fp_ = k;
@@ -47,12 +40,6 @@ Eigen::VectorXd ParameterLayout::pack(const Hyperparameters& h) const {
   if (ms_ >= 0) t.segment(ms_, P_) = h.mean_scale;
   if (hw_ >= 0) t[hw_] = h.log_hook_weight;
   if (fs_ >= 0) t.segment(fs_, P_) = h.fidelity_slope.size() == P_ ? h.fidelity_slope : Eigen::VectorXd::Zero(P_);
-  if (dl_ >= 0) {
-    if (h.log_disc_lengthscale.size() != D_ - 1 || h.log_disc_variance.size() != P_)
-      fail(Status::SizeMismatch, "gp: the discrepancy's hyperparameters do not match the model's sizes");
-    t.segment(dl_, D_ - 1) = h.log_disc_lengthscale;
-    t.segment(dv_, P_) = h.log_disc_variance;
-  }
   if (fp_ >= 0) {
     if (h.fidelity_position.size() != mask_.fidelity_positions)
       fail(Status::SizeMismatch, "gp: the fidelity positions do not match the model's levels");
@@ -71,10 +58,6 @@ void ParameterLayout::unpack(const Eigen::VectorXd& t, Hyperparameters& h) const
   if (ms_ >= 0) h.mean_scale = t.segment(ms_, P_);
   if (hw_ >= 0) h.log_hook_weight = t[hw_];
   if (fs_ >= 0) h.fidelity_slope = t.segment(fs_, P_);
-  if (dl_ >= 0) {
-    h.log_disc_lengthscale = t.segment(dl_, D_ - 1);
-    h.log_disc_variance = t.segment(dv_, P_);
-  }
   if (fp_ >= 0) h.fidelity_position = t.segment(fp_, mask_.fidelity_positions);
 }
 
@@ -94,12 +77,6 @@ void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::Vec
   if (ms_ >= 0) { lo.segment(ms_, P_).setConstant(-1e2); hi.segment(ms_, P_).setConstant(1e2); }
   if (hw_ >= 0) { lo[hw_] = std::log(1e-6); hi[hw_] = std::log(1e4); }
   if (fs_ >= 0) { lo.segment(fs_, P_).setConstant(-1e2); hi.segment(fs_, P_).setConstant(1e2); }
-  if (dl_ >= 0) {
-    lo.segment(dl_, D_ - 1).setConstant(std::log(1e-3));
-    hi.segment(dl_, D_ - 1).setConstant(std::log(1e3));
-    lo.segment(dv_, P_).setConstant(std::log(1e-8));
-    hi.segment(dv_, P_).setConstant(std::log(1e4));
-  }
   // Fidelities live in [0, 1]: an interior level may sit anywhere from three
   // ranges below the lowest level to three above the highest, far enough to be
   // nearly independent of both ends (a level two ranges out on either side is

@@ -16,14 +16,11 @@ struct Hyperparameters {
   Eigen::VectorXd mean_scale;       // P: weight of the (standardized) mean hook
   Eigen::VectorXd fidelity_slope;   // P: mean slope in (anchor - s); empty means zero
   double log_hook_weight = 0.0;     // log w, weight of the kernel hook term
-  Eigen::VectorXd log_disc_lengthscale;  // d: input lengthscales of the fidelity discrepancy; empty: none
-  Eigen::VectorXd log_disc_variance;     // P: its variance per output (standardized); empty: none
   Eigen::VectorXd fidelity_position;     // where k_fid places the interior fidelity levels; empty: none
 
   /// K_obj = L L^T + diag(kappa).
   Eigen::MatrixXd coregionalization() const;
   Eigen::VectorXd noise() const { return log_noise.array().exp(); }
-  Eigen::VectorXd disc_variance() const { return log_disc_variance.array().exp(); }
 };
 
 /// Which hyperparameters the optimizer moves; the others stay at their values.
@@ -32,14 +29,12 @@ struct LearnMask {
   bool mean_scale = false;
   bool hook_weight = false;
   bool fidelity_slope = false;
-  bool discrepancy = false;
   int fidelity_positions = 0;  // interior fidelity levels whose position is learned
 };
 
 /// Packs the learned hyperparameters into a flat vector (fixed order:
 /// lengthscales, L column-major, log kappa, log noise, then the optional ones:
-/// mean constants, mean scales, hook weight, fidelity slopes, discrepancy
-/// lengthscales and log variances, fidelity positions).
+/// mean constants, mean scales, hook weight, fidelity slopes, fidelity positions).
 class ParameterLayout {
  public:
   ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask);
@@ -58,14 +53,12 @@ class ParameterLayout {
   int mean_scale_offset() const { return ms_; }     // -1 when not learned
   int hook_weight_offset() const { return hw_; }    // -1 when not learned
   int fidelity_slope_offset() const { return fs_; } // -1 when not learned
-  int disc_lengthscale_offset() const { return dl_; }  // -1 without a discrepancy (D - 1 entries)
-  int disc_variance_offset() const { return dv_; }     // -1 without a discrepancy (P entries)
   int fidelity_position_offset() const { return fp_; } // -1 when not learned
 
  private:
   int D_, P_, R_;
   LearnMask mask_;
-  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, dl_ = -1, dv_ = -1, fp_ = -1, size_ = 0;
+  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, fp_ = -1, size_ = 0;
 };
 
 }  // namespace rescue::gp

@@ -1,5 +1,5 @@
 // Unit-amplitude kernel over (configuration, fidelity): k_in(x, x') * k_fid(s, s')
-// (paper, Methodology, "Multi-output Multi-fidelity Causal GP"). Inputs are rows
+// (paper, Methodology, "Multi-output Multi-fidelity Causal GP", eq:gpmodel). Inputs are rows
 // of an n x (d+1) matrix whose last column is the fidelity; k_in is an ARD RBF
 // (the paper's choice) or an ARD Matern-5/2, k_fid is an RBF.
 #pragma once

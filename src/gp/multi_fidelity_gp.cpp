@@ -52,11 +52,9 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
                num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
                LearnMask{options.learn_mean_constant, false, false, options.learn_fidelity_offset,
-                         options.fidelity_discrepancy, interior_levels(options)}) {
+                         interior_levels(options)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
-  if (options.fidelity_discrepancy && num_inputs < 2)
-    fail(Status::InvalidArgument, "gp: a fidelity discrepancy needs at least one input besides the fidelity");
   if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
     fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
   const auto& lv = options.fidelity_levels;
@@ -69,22 +67,7 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
     fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
   if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
     fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
-  check_lengthscale_prior(options.lengthscale_prior_mean, options.lengthscale_prior_var);
   hp_ = default_hyperparameters();
-}
-
-void MultiFidelityGp::check_lengthscale_prior(const Eigen::VectorXd& mean, double var) const {
-  if (mean.size() != 0 && mean.size() != D_)
-    fail(Status::InvalidArgument, "gp: a lengthscale prior needs one centre per input column (" + std::to_string(D_) +
-                                      "), got " + std::to_string(mean.size()));
-  if (!mean.allFinite() || !(var > 0.0) || !std::isfinite(var))
-    fail(Status::InvalidArgument, "gp: a lengthscale prior needs finite centres and a positive finite variance");
-}
-
-void MultiFidelityGp::set_lengthscale_prior(const Eigen::VectorXd& mean, double var) {
-  check_lengthscale_prior(mean, var);
-  opt_.lengthscale_prior_mean = mean;
-  opt_.lengthscale_prior_var = var;
 }
 
 void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
@@ -97,7 +80,7 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
                 opt_.learn_hook_weight && bool(next.kernel_hook_), opt_.learn_fidelity_offset,
-                opt_.fidelity_discrepancy, num_positions()});
+                num_positions()});
   if (next.plain_.size() != next.layout_.size()) next.plain_.resize(0);
   if (next.X_.rows() > 0) {
     next.evaluate_hooks();
@@ -114,7 +97,6 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   Hyperparameters h;
   // Mode of the lengthscale prior, exp(sqrt2 + log(D)/2 - 3) = 0.2 sqrt(D).
   h.log_lengthscale = Eigen::VectorXd::Constant(D_, std::sqrt(2.0) + 0.5 * std::log(double(D_)) - 3.0);
-  if (opt_.lengthscale_prior_mean.size() == D_) h.log_lengthscale = opt_.lengthscale_prior_mean;
   h.coreg_factor = Eigen::MatrixXd::Constant(P_, R_, 0.1);
   for (int k = 0; k < R_; ++k) h.coreg_factor(k, k) = 0.7;
   h.log_kappa = Eigen::VectorXd::Constant(P_, std::log(0.05));
@@ -123,10 +105,6 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   h.mean_scale = Eigen::VectorXd::Ones(P_);
   h.log_hook_weight = 0.0;
   h.fidelity_slope = Eigen::VectorXd::Zero(P_);
-  if (opt_.fidelity_discrepancy) {
-    h.log_disc_lengthscale = h.log_lengthscale.head(D_ - 1);
-    h.log_disc_variance = Eigen::VectorXd::Constant(P_, std::log(0.05));
-  }
   // The identity map: the levels where their values put them.
   h.fidelity_position.resize(num_positions());
   for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = opt_.fidelity_levels[k + 1];
@@ -145,10 +123,6 @@ void MultiFidelityGp::set_hyperparameters(const Hyperparameters& given) {
       h.log_kappa.size() != P_ || h.log_noise.size() != P_ || h.mean_constant.size() != P_ ||
       h.mean_scale.size() != P_))
     fail(Status::SizeMismatch, "gp: hyperparameters do not match the model's sizes");
-  if (opt_.fidelity_discrepancy && (h.log_disc_lengthscale.size() != D_ - 1 || h.log_disc_variance.size() != P_))
-    fail(Status::SizeMismatch, "gp: the discrepancy's hyperparameters do not match the model's sizes");
-  if (opt_.fidelity_discrepancy && (!h.log_disc_lengthscale.allFinite() || !h.log_disc_variance.allFinite()))
-    fail(Status::NonFinite, "gp: hyperparameters must be finite");
   if (!h.log_lengthscale.allFinite() || !h.coreg_factor.allFinite() || !h.log_kappa.allFinite() ||
       !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
       !std::isfinite(h.log_hook_weight) || !h.fidelity_slope.allFinite())
@@ -241,21 +215,22 @@ void MultiFidelityGp::standardize_data() {
 }
 
 void MultiFidelityGp::evaluate_hooks() {
-  const Eigen::Index n = X_.rows();
-  hmean_ = Eigen::MatrixXd::Zero(n, P_);
-  hsig_.resize(0, 0);
-  if (mean_hook_) {
-    Eigen::MatrixXd h = mean_hook_(X_);
-    if (h.rows() != n || h.cols() != P_ || !h.allFinite())
-      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
-    hmean_ = (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
-  }
-  if (kernel_hook_) {
-    Eigen::MatrixXd s = kernel_hook_(X_);
-    if (s.rows() != n || s.cols() != P_ || !s.allFinite())
-      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
-    hsig_ = s.array().rowwise() / scale_.transpose().array();
-  }
+  hmean_ = mean_hook_ ? hook_mean_std(X_) : Eigen::MatrixXd::Zero(X_.rows(), P_);
+  hsig_ = kernel_hook_ ? hook_sigma_std(X_) : Eigen::MatrixXd();
+}
+
+Eigen::MatrixXd MultiFidelityGp::hook_mean_std(const Eigen::MatrixXd& Z) const {
+  const Eigen::MatrixXd h = mean_hook_(Z);
+  if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
+    fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
+  return (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
+}
+
+Eigen::MatrixXd MultiFidelityGp::hook_sigma_std(const Eigen::MatrixXd& Z) const {
+  const Eigen::MatrixXd s = kernel_hook_(Z);
+  if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
+    fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
+  return s.array().rowwise() / scale_.transpose().array();
 }
 
 MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const {
@@ -270,17 +245,13 @@ MultiFidelityGp MultiFidelityGp::conditioned_on(const Eigen::MatrixXd& X, const 
 }
 
 bool MultiFidelityGp::kronecker_applies() const {
-  return opt_.allow_kronecker && !kernel_hook_ && !opt_.fidelity_discrepancy &&
+  return opt_.allow_kronecker && !kernel_hook_ &&
          obs_i_.size() == static_cast<std::size_t>(X_.rows()) * static_cast<std::size_t>(P_);
 }
 
 Eigen::MatrixXd MultiFidelityGp::hook_coupling_matrix(const Eigen::MatrixXd& B) const {
   if (opt_.hook_coupling == HookCoupling::Coregionalized) return B;
   return Eigen::MatrixXd::Ones(P_, P_);
-}
-
-Eigen::VectorXd MultiFidelityGp::disc_weight(const Eigen::MatrixXd& Z) const {
-  return (Z.col(D_ - 1).array() - opt_.discrepancy_anchor).abs().matrix();
 }
 
 int MultiFidelityGp::num_positions() const { return interior_levels(opt_); }
@@ -295,23 +266,9 @@ Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperpar
   return W;
 }
 
-Eigen::VectorXd MultiFidelityGp::disc_lengthscales(const Hyperparameters& h) const {
-  // k_d is the input kernel alone: the fidelity lengthscale e^50 makes k_fid 1
-  // to the last bit on the unit interval.
-  Eigen::VectorXd ls(D_);
-  ls.head(D_ - 1) = h.log_disc_lengthscale;
-  ls[D_ - 1] = 50.0;
-  return ls;
-}
-
-Eigen::MatrixXd MultiFidelityGp::disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2,
-                                             const Hyperparameters& h) const {
-  const Eigen::MatrixXd K = input_fidelity_kernel(Z1, Z2, disc_lengthscales(h), opt_.input_kernel);
-  return disc_weight(Z1).asDiagonal() * K * disc_weight(Z2).asDiagonal();
-}
-
-Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx,
-                                                  const Eigen::MatrixXd& Kd) const {
+// The Gram matrix of the observed pairs with the noise, K + diag(noise): the
+// kernel of the paper's eq:gpmodel (see the header) between every two observations.
+Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const {
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
@@ -319,15 +276,12 @@ Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, cons
   const bool hook = hsig_.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B);
   const double w = std::exp(h.log_hook_weight);
-  const bool disc = Kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
   for (Eigen::Index b = 0; b < N; ++b) {
     const int j = obs_i_[b], mb = obs_m_[b];
     for (Eigen::Index a = 0; a < N; ++a) {
       const int i = obs_i_[a], ma = obs_m_[a];
       double v = B(ma, mb) * Kx(i, j);
       if (hook) v += w * hsig_(i, ma) * hsig_(j, mb) * C(ma, mb);
-      if (disc && ma == mb) v += vd[ma] * Kd(i, j);
       K(a, b) = v;
     }
     K(b, b) += noise[mb];
@@ -352,10 +306,11 @@ Eigen::MatrixXd MultiFidelityGp::scatter(const Eigen::VectorXd& v) const {
   return out;
 }
 
-// Log marginal likelihood on the standardized scale,
+// Log marginal likelihood on the standardized scale (Rasmussen and Williams,
+// eq. 2.30),
 //   log p(y~) = -1/2 r^T K^-1 r - 1/2 log|K| - N/2 log 2 pi,  r = y~ - mu~,
 // and its gradient d/dtheta = 1/2 tr((alpha alpha^T - K^-1) dK/dtheta) for the
-// kernel parameters and sum alpha dmu~/dtheta for the mean parameters.
+// kernel parameters (eq. 5.9) and sum alpha dmu~/dtheta for the mean parameters.
 double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_out,
                                    Eigen::VectorXd* alpha_out, Eigen::VectorXd* grad) const {
   const Eigen::Index n = X_.rows();
@@ -365,168 +320,192 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Xk = warp ? Xw : X_;
   const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale, opt_.input_kernel);
-  // The discrepancy (GpOptions::fidelity_discrepancy): phi_i k_d(x_i, x_j) phi_j.
-  const bool disc = opt_.fidelity_discrepancy;
-  const Eigen::MatrixXd Kd = disc ? disc_kernel(X_, X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
   // A few missing outputs (q of the n P grid entries) while only the value and
-  // gradient are wanted: factor the full grid in Kronecker form, H = K_F^-1, and
-  // remove the missing entries exactly by the partitioned inverse,
-  //   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
-  // at O(n^2 P q) instead of O((n P)^3).
+  // gradient are wanted: the Kronecker factor of the full grid with the
+  // missing entries removed exactly (MissingCorrection).
   const Eigen::Index full = n * P_, q = full - N;
-  const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 && !disc &&
+  const bool kron_missing = !factor_out && !alpha_out && opt_.allow_kronecker && hsig_.size() == 0 &&
                             q > 0 && 3 * q <= full;
   GramFactor F = (kronecker_applies() || kron_missing) ? GramFactor::kronecker(Kx, B, noise)
-                                                       : GramFactor::dense(train_covariance(h, Kx, Kd));
+                                                       : GramFactor::dense(train_covariance(h, Kx));
   Eigen::VectorXd alpha;
   double log_det = F.log_det();
-  Eigen::MatrixXd Hc, Zc;  // H_{:,M} and H_{:,M} H_MM^-1 (full x q)
-  Eigen::MatrixXd am_full;  // n x P, alpha on the grid (0 at missing entries)
+  MissingCorrection mc;
   if (kron_missing) {
-    std::vector<Eigen::Index> miss;
-    for (int m = 0; m < P_; ++m)
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (std::isnan(Ys_(i, m))) miss.push_back(m * n + i);
-    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(full, q);
-    for (Eigen::Index k = 0; k < q; ++k) E(miss[k], k) = 1.0;
-    Hc = F.solve(E);
-    Eigen::MatrixXd Hmm(q, q);
-    for (Eigen::Index k = 0; k < q; ++k) Hmm.row(k) = Hc.row(miss[k]);
-    Hmm = 0.5 * (Hmm + Hmm.transpose());
-    Eigen::LLT<Eigen::MatrixXd> llt(Hmm);
-    if (llt.info() != Eigen::Success)
-      fail(Status::Numerical, "gp: missing-output correction is not positive definite");
-    log_det += 2.0 * llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
-    Zc = llt.solve(Hc.transpose()).transpose();
-    const Eigen::MatrixXd rg = scatter(r);
-    const Eigen::VectorXd y = F.solve(Eigen::Map<const Eigen::VectorXd>(rg.data(), full));
-    Eigen::VectorXd yM(q);
-    for (Eigen::Index k = 0; k < q; ++k) yM[k] = y[miss[k]];
-    Eigen::VectorXd af = y - Hc * llt.solve(yM);
-    for (Eigen::Index k = 0; k < q; ++k) af[miss[k]] = 0.0;
-    am_full = Eigen::Map<const Eigen::MatrixXd>(af.data(), n, P_);
-    alpha.resize(N);
-    for (Eigen::Index a = 0; a < N; ++a) alpha[a] = am_full(obs_i_[a], obs_m_[a]);
+    mc = missing_correction(F);
+    log_det += 2.0 * mc.llt.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    alpha = corrected_alpha(F, mc, r);
   } else {
     alpha = F.solve(r);
   }
   const double lml = -0.5 * r.dot(alpha) - 0.5 * log_det - 0.5 * double(N) * std::log(2.0 * M_PI);
 
   if (grad) {
-    const bool hook = hsig_.size() > 0;
-    const double w = std::exp(h.log_hook_weight);
-    const Eigen::MatrixXd C = hook_coupling_matrix(B);
     const Eigen::MatrixXd am = scatter(alpha);
-    // With W = alpha alpha^T - K^-1 (pairs a = (i, m), b = (j, m')):
-    //   G[i,j]   = sum W_ab B[m,m']           (coefficient of dKx)
-    //   S[m,m']  = sum W_ab Kx[i,j]           (coefficient of dB)
-    //   Sh[m,m'] = sum W_ab sig~_m(i) sig~_m'(j)
-    //   nd[m]    = sum over a in output m of W_aa
-    //   Gd[i,j]  = sum over same-output pairs of W_ab v_m   (coefficient of dKd)
-    //   Sd[m]    = sum over pairs within output m of W_ab Kd[i,j]
-    Eigen::MatrixXd G, S, Sh = Eigen::MatrixXd::Zero(P_, P_), Gd;
-    Eigen::VectorXd nd, Sd;
-    const Eigen::VectorXd vd = disc ? h.disc_variance() : Eigen::VectorXd();
-    if (F.is_kronecker()) {
-      // Closed forms in the eigenbasis (see gram_factor.hpp).
-      const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
-      const Eigen::VectorXd c = Dinv * F.lambda();
-      const Eigen::VectorXd e = Dinv.transpose() * F.s();
-      const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
-      // Only the lower triangle of G is read: one symmetric rank-n update.
-      G = am * B * am.transpose();
-      const Eigen::MatrixXd Vc = F.V() * c.cwiseSqrt().asDiagonal();
-      G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
-      S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
-      nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
-      if (kron_missing) {
-        // Add back the contractions of H_{:,M} H_MM^-1 H_{M,:}. Column k of Hc (or
-        // Zc) viewed as n x P is block k of the n x (P q) maps below.
-        const Eigen::Map<const Eigen::MatrixXd> Hm(Hc.data(), n, P_ * q), Zm(Zc.data(), n, P_ * q);
-        Eigen::MatrixXd Tm(n, P_ * q);
-        for (Eigen::Index k = 0; k < q; ++k) Tm.middleCols(k * P_, P_) = Hm.middleCols(k * P_, P_) * B;
-        G.noalias() += Zm * Tm.transpose();
-        const Eigen::MatrixXd KH = Kx * Hm;
-        const Eigen::RowVectorXd dz = Zm.cwiseProduct(Hm).colwise().sum();
-        for (Eigen::Index k = 0; k < q; ++k) {
-          S.noalias() += Zm.middleCols(k * P_, P_).transpose() * KH.middleCols(k * P_, P_);
-          nd += dz.segment(k * P_, P_).transpose();
-        }
-        S = 0.5 * (S + S.transpose());
-      }
-    } else {
-      Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
-      G = Eigen::MatrixXd::Zero(n, n);
-      S = Eigen::MatrixXd::Zero(P_, P_);
-      nd = Eigen::VectorXd::Zero(P_);
-      if (disc) Gd = Eigen::MatrixXd::Zero(n, n), Sd = Eigen::VectorXd::Zero(P_);
-      for (Eigen::Index b = 0; b < N; ++b) {
-        const int j = obs_i_[b], mb = obs_m_[b];
-        for (Eigen::Index a = 0; a < N; ++a) {
-          const int i = obs_i_[a], ma = obs_m_[a];
-          const double wab = W(a, b);
-          G(i, j) += wab * B(ma, mb);
-          S(ma, mb) += wab * Kx(i, j);
-          if (hook) Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
-          if (disc && ma == mb) {
-            Gd(i, j) += wab * vd[ma];
-            Sd[ma] += wab * Kd(i, j);
-          }
-        }
-        nd[mb] += W(b, b);
-      }
-    }
-    Eigen::MatrixXd Stot = S;
-    if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * Sh;
-
-    grad->setZero(layout_.size());
-    Eigen::VectorXd fid_grad;
-    grad->segment(layout_.ls_offset(), D_) =
-        lengthscale_gradient(Xk, G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
-    if (warp) {
-      // Chain rule through the map: a row's mapped fidelity moves with the
-      // positions of its segment's two knots, by weights 1 - t and t.
-      const int off = layout_.fidelity_position_offset(), L = static_cast<int>(opt_.fidelity_levels.size());
-      for (Eigen::Index i = 0; i < n; ++i) {
-        int k;
-        double t;
-        warp_at(X_(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
-        if (k >= 1 && k <= L - 2) (*grad)[off + k - 1] += (1.0 - t) * fid_grad[i];
-        if (k >= 0 && k + 1 <= L - 2 && t != 0.0) (*grad)[off + k] += t * fid_grad[i];
-      }
-    }
-    // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
-    const Eigen::MatrixXd gL = Stot * h.coreg_factor;
-    grad->segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
-    const Eigen::VectorXd kappa = h.log_kappa.array().exp();
-    grad->segment(layout_.kappa_offset(), P_) = 0.5 * Stot.diagonal().cwiseProduct(kappa);
-    grad->segment(layout_.noise_offset(), P_) = 0.5 * nd.cwiseProduct(noise);
-    if (layout_.mean_constant_offset() >= 0)
-      grad->segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
-    if (layout_.mean_scale_offset() >= 0)
-      grad->segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
-    if (layout_.hook_weight_offset() >= 0)
-      (*grad)[layout_.hook_weight_offset()] = 0.5 * w * Sh.cwiseProduct(C).sum();
-    if (layout_.fidelity_slope_offset() >= 0) {
-      const Eigen::VectorXd t = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
-      grad->segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * t);
-    }
-    if (disc) {
-      // Kd = Phi K_d Phi: the weights phi_i phi_j move into G, and the
-      // fidelity entry of the extended lengthscales (held at e^50) is dropped.
-      const Eigen::VectorXd phi = disc_weight(X_);
-      const Eigen::MatrixXd Gw = phi.asDiagonal() * Gd * phi.asDiagonal();
-      grad->segment(layout_.disc_lengthscale_offset(), D_ - 1) =
-          lengthscale_gradient(X_, Gw, disc_lengthscales(h), opt_.input_kernel).head(D_ - 1);
-      grad->segment(layout_.disc_variance_offset(), P_) = 0.5 * Sd.cwiseProduct(vd);
-    }
+    Terms t = F.is_kronecker() ? kronecker_terms(F, am, B, Kx) : dense_terms(F, alpha, B, Kx);
+    if (kron_missing) add_missing_terms(mc, B, Kx, t);
+    gradient(h, t, am, Xk, B, noise, *grad);
   }
   if (factor_out) *factor_out = std::move(F);
   if (alpha_out) *alpha_out = alpha;
   return lml;
+}
+
+// Missing outputs on a Kronecker factor of the full grid: with H = K_F^-1 and
+// M the missing entries, by the partitioned inverse
+//   K_OO^-1 = H_OO - H_OM H_MM^-1 H_MO,   log|K_OO| = log|K_F| + log|H_MM|,
+// at O(n^2 P q) instead of O((n P)^3).
+MultiFidelityGp::MissingCorrection MultiFidelityGp::missing_correction(const GramFactor& F) const {
+  const Eigen::Index n = X_.rows(), full = n * P_;
+  MissingCorrection mc;
+  for (int m = 0; m < P_; ++m)
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::isnan(Ys_(i, m))) mc.miss.push_back(m * n + i);
+  const Eigen::Index q = static_cast<Eigen::Index>(mc.miss.size());
+  Eigen::MatrixXd E = Eigen::MatrixXd::Zero(full, q);
+  for (Eigen::Index k = 0; k < q; ++k) E(mc.miss[k], k) = 1.0;
+  mc.Hc = F.solve(E);
+  Eigen::MatrixXd Hmm(q, q);
+  for (Eigen::Index k = 0; k < q; ++k) Hmm.row(k) = mc.Hc.row(mc.miss[k]);
+  Hmm = 0.5 * (Hmm + Hmm.transpose());
+  mc.llt.compute(Hmm);
+  if (mc.llt.info() != Eigen::Success)
+    fail(Status::Numerical, "gp: missing-output correction is not positive definite");
+  mc.Zc = mc.llt.solve(mc.Hc.transpose()).transpose();
+  return mc;
+}
+
+// alpha = K_OO^-1 r: the full-grid solve of r (0 at the missing entries)
+// less its part through the missing entries.
+Eigen::VectorXd MultiFidelityGp::corrected_alpha(const GramFactor& F, const MissingCorrection& mc,
+                                                 const Eigen::VectorXd& r) const {
+  const Eigen::Index n = X_.rows(), full = n * P_, q = static_cast<Eigen::Index>(mc.miss.size());
+  const Eigen::MatrixXd rg = scatter(r);
+  const Eigen::VectorXd y = F.solve(Eigen::Map<const Eigen::VectorXd>(rg.data(), full));
+  Eigen::VectorXd yM(q);
+  for (Eigen::Index k = 0; k < q; ++k) yM[k] = y[mc.miss[k]];
+  Eigen::VectorXd af = y - mc.Hc * mc.llt.solve(yM);
+  for (Eigen::Index k = 0; k < q; ++k) af[mc.miss[k]] = 0.0;
+  const Eigen::MatrixXd am_full = Eigen::Map<const Eigen::MatrixXd>(af.data(), n, P_);
+  Eigen::VectorXd alpha(obs_i_.size());
+  for (Eigen::Index a = 0; a < alpha.size(); ++a) alpha[a] = am_full(obs_i_[a], obs_m_[a]);
+  return alpha;
+}
+
+// The Terms of a Kronecker factor, in closed form in its eigenbasis (see
+// gram_factor.hpp); am is alpha on the n x P grid.
+MultiFidelityGp::Terms MultiFidelityGp::kronecker_terms(const GramFactor& F, const Eigen::MatrixXd& am,
+                                                        const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx) const {
+  Terms t;
+  t.Sh = Eigen::MatrixXd::Zero(P_, P_);
+  const Eigen::MatrixXd Dinv = F.Dmat().cwiseInverse();
+  const Eigen::VectorXd c = Dinv * F.lambda();
+  const Eigen::VectorXd e = Dinv.transpose() * F.s();
+  const Eigen::VectorXd f = Dinv.colwise().sum().transpose();
+  // Only the lower triangle of G is read: one symmetric rank-n update.
+  t.G = am * B * am.transpose();
+  const Eigen::MatrixXd Vc = F.V() * c.cwiseSqrt().asDiagonal();
+  t.G.selfadjointView<Eigen::Lower>().rankUpdate(Vc, -1.0);
+  t.S = am.transpose() * Kx * am - F.Ainv().transpose() * e.asDiagonal() * F.Ainv();
+  t.nd = am.colwise().squaredNorm().transpose() - F.Ainv().cwiseAbs2().transpose() * f;
+  return t;
+}
+
+// The full grid's Terms less those of the missing entries: adds back the
+// contractions of H_{:,M} H_MM^-1 H_{M,:} (see missing_correction).
+void MultiFidelityGp::add_missing_terms(const MissingCorrection& mc, const Eigen::MatrixXd& B,
+                                        const Eigen::MatrixXd& Kx, Terms& t) const {
+  const Eigen::Index n = X_.rows(), q = static_cast<Eigen::Index>(mc.miss.size());
+  // Column k of Hc (or Zc) viewed as n x P is block k of the n x (P q) maps below.
+  const Eigen::Map<const Eigen::MatrixXd> Hm(mc.Hc.data(), n, P_ * q), Zm(mc.Zc.data(), n, P_ * q);
+  Eigen::MatrixXd Tm(n, P_ * q);
+  for (Eigen::Index k = 0; k < q; ++k) Tm.middleCols(k * P_, P_) = Hm.middleCols(k * P_, P_) * B;
+  t.G.noalias() += Zm * Tm.transpose();
+  const Eigen::MatrixXd KH = Kx * Hm;
+  const Eigen::RowVectorXd dz = Zm.cwiseProduct(Hm).colwise().sum();
+  for (Eigen::Index k = 0; k < q; ++k) {
+    t.S.noalias() += Zm.middleCols(k * P_, P_).transpose() * KH.middleCols(k * P_, P_);
+    t.nd += dz.segment(k * P_, P_).transpose();
+  }
+  t.S = 0.5 * (t.S + t.S.transpose());
+}
+
+// The Terms of a dense factor, pair by pair from W = alpha alpha^T - K^-1.
+MultiFidelityGp::Terms MultiFidelityGp::dense_terms(const GramFactor& F, const Eigen::VectorXd& alpha,
+                                                    const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx) const {
+  const Eigen::Index n = X_.rows(), N = static_cast<Eigen::Index>(obs_i_.size());
+  const bool hook = hsig_.size() > 0;
+  Terms t;
+  t.Sh = Eigen::MatrixXd::Zero(P_, P_);
+  Eigen::MatrixXd W = alpha * alpha.transpose() - F.inverse();
+  t.G = Eigen::MatrixXd::Zero(n, n);
+  t.S = Eigen::MatrixXd::Zero(P_, P_);
+  t.nd = Eigen::VectorXd::Zero(P_);
+  for (Eigen::Index b = 0; b < N; ++b) {
+    const int j = obs_i_[b], mb = obs_m_[b];
+    for (Eigen::Index a = 0; a < N; ++a) {
+      const int i = obs_i_[a], ma = obs_m_[a];
+      const double wab = W(a, b);
+      t.G(i, j) += wab * B(ma, mb);
+      t.S(ma, mb) += wab * Kx(i, j);
+      if (hook) t.Sh(ma, mb) += wab * hsig_(i, ma) * hsig_(j, mb);
+    }
+    t.nd[mb] += W(b, b);
+  }
+  return t;
+}
+
+// The gradient from the Terms: the chain rule through K = B (x) Kx + w C o
+// (sig sig^T) + diag(noise) and the mean b_m + a_m h~_m + c_m (t - s).
+void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am,
+                               const Eigen::MatrixXd& Xk, const Eigen::MatrixXd& B, const Eigen::VectorXd& noise,
+                               Eigen::VectorXd& grad) const {
+  const Eigen::Index n = X_.rows();
+  const bool hook = hsig_.size() > 0;
+  const double w = std::exp(h.log_hook_weight);
+  const Eigen::MatrixXd C = hook_coupling_matrix(B);
+  Eigen::MatrixXd Stot = t.S;
+  if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * t.Sh;
+
+  grad.setZero(layout_.size());
+  const bool warp = num_positions() > 0;
+  Eigen::VectorXd fid_grad;
+  grad.segment(layout_.ls_offset(), D_) =
+      lengthscale_gradient(Xk, t.G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
+  if (warp) add_position_gradient(h, fid_grad, grad);
+  // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
+  const Eigen::MatrixXd gL = Stot * h.coreg_factor;
+  grad.segment(layout_.factor_offset(), P_ * R_) = Eigen::Map<const Eigen::VectorXd>(gL.data(), P_ * R_);
+  const Eigen::VectorXd kappa = h.log_kappa.array().exp();
+  grad.segment(layout_.kappa_offset(), P_) = 0.5 * Stot.diagonal().cwiseProduct(kappa);
+  grad.segment(layout_.noise_offset(), P_) = 0.5 * t.nd.cwiseProduct(noise);
+  if (layout_.mean_constant_offset() >= 0)
+    grad.segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
+  if (layout_.mean_scale_offset() >= 0)
+    grad.segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
+  if (layout_.hook_weight_offset() >= 0) grad[layout_.hook_weight_offset()] = 0.5 * w * t.Sh.cwiseProduct(C).sum();
+  if (layout_.fidelity_slope_offset() >= 0) {
+    const Eigen::VectorXd s = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
+    grad.segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * s);
+  }
+}
+
+// Chain rule through the map of GpOptions::fidelity_levels: a row's mapped
+// fidelity moves with the positions of its segment's two knots, by weights
+// 1 - t and t; fid_grad is the gradient with respect to the mapped fidelities.
+void MultiFidelityGp::add_position_gradient(const Hyperparameters& h, const Eigen::VectorXd& fid_grad,
+                                            Eigen::VectorXd& grad) const {
+  const int off = layout_.fidelity_position_offset(), L = static_cast<int>(opt_.fidelity_levels.size());
+  for (Eigen::Index i = 0; i < X_.rows(); ++i) {
+    int k;
+    double t;
+    warp_at(X_(i, D_ - 1), opt_.fidelity_levels, h.fidelity_position, k, t);
+    if (k >= 1 && k <= L - 2) grad[off + k - 1] += (1.0 - t) * fid_grad[i];
+    if (k >= 0 && k + 1 <= L - 2 && t != 0.0) grad[off + k] += t * fid_grad[i];
+  }
 }
 
 void MultiFidelityGp::refactor() {
@@ -546,14 +525,7 @@ Eigen::MatrixXd MultiFidelityGp::prior_mean_std(const Eigen::MatrixXd& Z) const 
     const Eigen::VectorXd t = Eigen::VectorXd::Constant(Z.rows(), opt_.fidelity_anchor) - Z.col(D_ - 1);
     mean.noalias() += t * hp_.fidelity_slope.transpose();
   }
-  if (mean_hook_) {
-    Eigen::MatrixXd h = mean_hook_(Z);
-    if (h.rows() != Z.rows() || h.cols() != P_ || !h.allFinite())
-      fail(Status::Numerical, "gp: the prior mean (mean hook) is not a finite n x P matrix");
-    const Eigen::MatrixXd hs =
-        (h.rowwise() - center_.transpose()).array().rowwise() / scale_.transpose().array();
-    mean += hs * hp_.mean_scale.asDiagonal();
-  }
+  if (mean_hook_) mean += hook_mean_std(Z) * hp_.mean_scale.asDiagonal();
   return mean;
 }
 
@@ -572,22 +544,15 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale, opt_.input_kernel)
                               : input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
   tp.mean = prior_mean_std(Z);
-  if (opt_.fidelity_discrepancy) {
-    tp.phi = disc_weight(Z);
-    tp.kd = disc_kernel(Z, X_, hp_);
-  }
-  if (kernel_hook_) {
-    Eigen::MatrixXd s = kernel_hook_(Z);
-    if (s.rows() != Z.rows() || s.cols() != P_ || !s.allFinite())
-      fail(Status::Numerical, "gp: the prior's kernel term (kernel hook) is not a finite n x P matrix");
-    tp.sigma = s.array().rowwise() / scale_.transpose().array();
-  }
+  if (kernel_hook_) tp.sigma = hook_sigma_std(Z);
   return tp;
 }
 
+// The paper's posterior mean (Methodology, after eq:gpmodel),
+//   mu(z | D) = mu(z) + k(z, X)^T (K + noise)^-1 (y - mu(X)),
+// with alpha_mat_ the solve on the n x P grid, contracted term by term of the kernel.
 Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
-  if (tp.kd.size() > 0) mu += tp.kd * alpha_mat_ * hp_.disc_variance().asDiagonal();
   if (tp.sigma.size() > 0) {
     const Eigen::RowVectorXd u = hsig_.cwiseProduct(alpha_mat_).colwise().sum();
     const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * hook_coupling_matrix(B_));
@@ -596,6 +561,7 @@ Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   return mu;
 }
 
+// k(X, z) of the posterior: every observed pair against every (point, output).
 Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const Eigen::Index ns = tp.kx.rows();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
@@ -603,8 +569,6 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const bool hook = tp.sigma.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
-  const bool disc = tp.kd.size() > 0;
-  const Eigen::VectorXd vd = disc ? hp_.disc_variance() : Eigen::VectorXd();
   for (int mp = 0; mp < P_; ++mp)
     for (Eigen::Index z = 0; z < ns; ++z) {
       const Eigen::Index col = mp * ns + z;
@@ -612,7 +576,6 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
         const int i = obs_i_[a], m = obs_m_[a];
         double v = B_(m, mp) * tp.kx(z, i);
         if (hook) v += w * hsig_(i, m) * tp.sigma(z, mp) * C(m, mp);
-        if (disc && m == mp) v += vd[m] * tp.kd(z, i);
         Kc(a, col) = v;
       }
     }
@@ -628,13 +591,11 @@ Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, cons
   const bool hook = tp.sigma.size() > 0;
   const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
-  const Eigen::MatrixXd Kdz = tp.kd.size() > 0 ? disc_kernel(Z, Z, hp_) : Eigen::MatrixXd();
   for (int m = 0; m < P_; ++m)
     for (int mp = 0; mp < P_; ++mp) {
       auto blk = K.block(m * ns, mp * ns, ns, ns);
       blk = B_(m, mp) * Kzz;
       if (hook) blk += w * C(m, mp) * tp.sigma.col(m) * tp.sigma.col(mp).transpose();
-      if (Kdz.size() > 0 && m == mp) blk += std::exp(hp_.log_disc_variance[m]) * Kdz;
     }
   return K;
 }
@@ -668,7 +629,6 @@ void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::M
       for (Eigen::Index z = 0; z < ns; ++z) {
         double prior = B_(m, m);
         if (tp.sigma.size() > 0) prior += w * C(m, m) * tp.sigma(z, m) * tp.sigma(z, m);
-        if (tp.phi.size() > 0) prior += std::exp(hp_.log_disc_variance[m]) * tp.phi[z] * tp.phi[z];
         var(z, m) = prior - q[m * ns + z];
       }
   }
@@ -678,6 +638,9 @@ void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::M
   variance = var * scale_.cwiseAbs2().asDiagonal();
 }
 
+// The paper's posterior covariance (Methodology, after eq:gpmodel),
+//   Sigma(z, z' | D) = k(z, z') - k(z, X)^T (K + noise)^-1 k(z', X),
+// as the prior covariance less the Gram product of the whitened cross-covariances.
 Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_noise) const {
   const TestPrior tp = test_prior(Z);
   const Eigen::Index ns = Z.rows();

