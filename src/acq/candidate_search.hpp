@@ -23,6 +23,13 @@ struct SearchOptions {
   int refine_evals = 1;     // evaluations per refinement
   bool target_only = false; // search at the target fidelity only
   double max_cost = HUGE_VAL;  // skip (x, s) that cost more than this
+
+  /// The same search, skipping what costs more than max_cost.
+  SearchOptions within(double cost) const {
+    SearchOptions o = *this;
+    o.max_cost = cost;
+    return o;
+  }
 };
 
 struct SearchResult {

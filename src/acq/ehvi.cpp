@@ -40,7 +40,7 @@ std::optional<Suggestion> Ehvi::propose(const EngineView& view, Rng& rng) {
     if (model_.mean_violation(mean.row(i)) > 0.0) continue;
     for (int m = 0; m < M; ++m) front.push_back(mean(i, m));
   }
-  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples")), M, rng);
+  const Eigen::MatrixXd base = base_normals(options_.mc_samples, M, rng);
   Eigen::VectorXd z(d + 1), mu;
   Eigen::MatrixXd cov;
   auto value = [&](const double* u, double s) {
@@ -62,7 +62,7 @@ std::optional<Suggestion> Ehvi::propose(const EngineView& view, Rng& rng) {
     }
     return ei * pof;
   };
-  SearchOptions o = search_options(spec, view.max_cost);
+  SearchOptions o = options_.search.within(view.max_cost);
   o.target_only = true;
   const SearchResult best = maximize_acquisition(spec, value, rng, o);
   if (best.u.empty()) return std::nullopt;
@@ -83,7 +83,7 @@ std::optional<Suggestion> Momf::propose(const EngineView& view, Rng& rng) {
     for (int m = 0; m < M; ++m) front.push_back(mean(i, m));
     front.push_back(-t.X(i, d));
   }
-  const Eigen::MatrixXd base = base_normals(static_cast<int>(spec.param("acq.mc_samples")), M + 1, rng);
+  const Eigen::MatrixXd base = base_normals(options_.mc_samples, M + 1, rng);
   Eigen::VectorXd z(d + 1), mu, aug_mean(M + 1);
   Eigen::MatrixXd cov, aug_cov = Eigen::MatrixXd::Zero(M + 1, M + 1);
   std::vector<double> x(d);
@@ -100,7 +100,7 @@ std::optional<Suggestion> Momf::propose(const EngineView& view, Rng& rng) {
     spec.from_unit(u, x.data());
     return ei * pof / spec.cost(x.data(), s);
   };
-  const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost));
+  const SearchResult best = maximize_acquisition(spec, value, rng, options_.search.within(view.max_cost));
   if (best.u.empty()) return std::nullopt;
   return Suggestion{to_user(best.u), best.s};
 }

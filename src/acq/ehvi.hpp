@@ -4,7 +4,7 @@
 //   comparator of the paper's theory). The front is the posterior mean at the
 //   target of the configurations observed so far that are predicted feasible;
 //   the improvement is exact for two objectives and Monte Carlo (fixed base
-//   samples, acq.mc_samples = 128) otherwise; it is weighted by the
+//   samples, acq.mc_samples) otherwise; it is weighted by the
 //   probability of feasibility at the target.
 // momf: the MOMF baseline (Irshad et al. 2021): the fidelity is one more
 //   objective to maximize, traded against the others; the acquisition is the
@@ -14,25 +14,32 @@
 //   feasibility at (x, s), divided by cost(x, s) as in BoTorch's MOMF.
 #pragma once
 #include "acq/model_strategy.hpp"
+#include "acq/strategy_options.hpp"
 
 namespace rescue::acq {
 
 class Ehvi : public ModelStrategy {
  public:
-  explicit Ehvi(const ProblemSpec& spec) : ModelStrategy(spec) {}
+  explicit Ehvi(const ProblemSpec& spec) : ModelStrategy(spec), options_(EhviOptions::from(spec_)) {}
   std::string name() const override { return "ehvi"; }
 
  protected:
   std::optional<Suggestion> propose(const EngineView& view, Rng& rng) override;
+
+ private:
+  EhviOptions options_;
 };
 
 class Momf : public ModelStrategy {
  public:
-  explicit Momf(const ProblemSpec& spec) : ModelStrategy(spec) {}
+  explicit Momf(const ProblemSpec& spec) : ModelStrategy(spec), options_(EhviOptions::from(spec_)) {}
   std::string name() const override { return "momf"; }
 
  protected:
   std::optional<Suggestion> propose(const EngineView& view, Rng& rng) override;
+
+ private:
+  EhviOptions options_;
 };
 
 }  // namespace rescue::acq

@@ -65,7 +65,9 @@ void keep_feasible(const ProblemSpec& spec, const Surrogate& model, const std::v
     // the one seek_feasibility checks at the target when no observation is
     // expected to teach anything about feasibility.
     const std::vector<double> u =
-        most_likely_feasible(spec, model, target->pool, model.log_probability_feasible(target->mean, target->var), rng).u;
+        most_likely_feasible(spec, model, options.search, target->pool,
+                             model.log_probability_feasible(target->mean, target->var), rng)
+            .u;
     if (!u.empty()) {
       Eigen::MatrixXd zr(1, d + 1), mr, vr;
       for (int j = 0; j < d; ++j) zr(0, j) = u[static_cast<std::size_t>(j)];
@@ -152,8 +154,8 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
   return added;
 }
 
-LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
-                                    const Eigen::VectorXd& log_pof, Rng& rng) {
+LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const SearchOptions& search,
+                                    const Eigen::MatrixXd& pool, const Eigen::VectorXd& log_pof, Rng& rng) {
   const int d = spec.dim();
   const std::vector<std::vector<double>> starts = most_likely_rows(pool, log_pof, 8);
   Eigen::MatrixXd zt(1, d + 1), mt, vt;
@@ -165,7 +167,7 @@ LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& mo
     model.predict(zt, &mt, &vt);
     return model.log_probability_feasible(mt, vt)[0];
   };
-  SearchOptions o = search_options(spec, HUGE_VAL);
+  SearchOptions o = search.within(HUGE_VAL);
   o.target_only = true;
   // One prediction per evaluation is cheap beside a knowledge gradient; the
   // local search gets enough evaluations to build its model in d dimensions.
@@ -197,13 +199,13 @@ double expected_best_feasibility(const Surrogate& model, const gp::PreparedPool&
   return total / static_cast<double>(fantasies.size());
 }
 
-std::optional<Suggestion> seek_feasibility(const EngineView& view, const Surrogate& model, int fantasies,
+std::optional<Suggestion> seek_feasibility(const EngineView& view, const Surrogate& model, const HvkgOptions& options,
                                            const TargetPool& target, Rng& rng) {
   const ProblemSpec& spec = view.spec;
   const int d = spec.dim();
   const gp::MultiFidelityGp& gp = model.gp();
   const Eigen::MatrixXd &mean = target.mean, &var = target.var;
-  const int K = 2 * fantasies;
+  const int K = 2 * options.fantasies;
   const gp::PreparedPool prepared = gp.prepare_pool(target.z);
   const Eigen::MatrixXd base = gp.draw_base_samples(K, rng);
   const double best_now = model.probability_feasible(mean, var).maxCoeff();
@@ -220,7 +222,7 @@ std::optional<Suggestion> seek_feasibility(const EngineView& view, const Surroga
   // logarithm: far from feasibility every probability underflows to zero).
   const std::vector<std::vector<double>> extra =
       most_likely_rows(target.pool, model.log_probability_feasible(mean, var), 8);
-  const SearchResult best = maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), extra);
+  const SearchResult best = maximize_acquisition(spec, value, rng, options.search.within(view.max_cost), extra);
   // A gain below one in a billion is rounding, not information; divided by a
   // small cost it would still rank first.
   double gain = -HUGE_VAL;

@@ -60,8 +60,8 @@ struct LikelyFeasible {
 /// the candidate search (target fidelity only; at least 10 (d + 1) evaluations
 /// per local refinement) of the log probability of feasibility, started also
 /// from the 8 rows of `pool` (unit configurations) with the largest `log_pof`.
-LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const Eigen::MatrixXd& pool,
-                                    const Eigen::VectorXd& log_pof, Rng& rng);
+LikelyFeasible most_likely_feasible(const ProblemSpec& spec, const Surrogate& model, const SearchOptions& search,
+                                    const Eigen::MatrixXd& pool, const Eigen::VectorXd& log_pof, Rng& rng);
 /// The expected best probability of feasibility over a pool of target-fidelity
 /// points after observing `candidate` (unit configuration and fidelity, d+1):
 /// the average over the fantasies of `base` (K x P samples, e.g. antithetic
@@ -77,13 +77,13 @@ double expected_best_feasibility(const Surrogate& model, const gp::PreparedPool&
 /// The suggestion while no pool configuration is predicted feasible at the
 /// target (every inner set empty, so every hypervolume gain zero): the
 /// knowledge gradient of the best probability of feasibility at the target
-/// over the pool (expected_best_feasibility with 2 `fantasies` antithetic
+/// over the pool (expected_best_feasibility with 2 options.fantasies antithetic
 /// fantasies), divided by the cost; when no gain exceeds 1e-9, the pool
 /// configuration most likely feasible (of the 8 most likely, the first
 /// affordable at the target), at the target. The search is not restricted by
 /// a floor on the probability of feasibility: while nothing is predicted
 /// feasible, a floor could exclude every configuration.
-std::optional<Suggestion> seek_feasibility(const EngineView& view, const Surrogate& model, int fantasies,
+std::optional<Suggestion> seek_feasibility(const EngineView& view, const Surrogate& model, const HvkgOptions& options,
                                            const TargetPool& target, Rng& rng);
 
 }  // namespace rescue::acq

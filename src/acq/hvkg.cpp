@@ -178,7 +178,7 @@ SearchResult Hvkg::maximize_gain(const EngineView& view, const Eigen::MatrixXd& 
     cand[d] = spec.fidelity().unit(s);
     return cost_normalized_gain(expected_inner_value(gp, prepared, cand, base, inner) - nu_star, spec.cost(x.data(), s));
   };
-  return maximize_acquisition(spec, value, rng, search_options(spec, view.max_cost), starts);
+  return maximize_acquisition(spec, value, rng, options_.search.within(view.max_cost), starts);
 }
 
 std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
@@ -186,7 +186,7 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   const int d = spec.dim(), M = spec.num_objectives();
   std::vector<std::vector<double>> recommended;
   const TargetPool t = target_pool(view, rng, &recommended);
-  if (t.keep.empty()) return seek_feasibility(view, model_, options_.fantasies, t, rng);
+  if (t.keep.empty()) return seek_feasibility(view, model_, options_, t, rng);
   Eigen::MatrixXd z(static_cast<Eigen::Index>(t.keep.size()), d + 1);
   RowMatrix current(static_cast<Eigen::Index>(t.keep.size()), M);
   for (std::size_t i = 0; i < t.keep.size(); ++i) {

@@ -9,12 +9,11 @@ bool on(double v) { return v != 0.0; }
 
 }  // namespace
 
-SearchOptions search_options(const ProblemSpec& spec, double max_cost) {
+SearchOptions search_options(const ProblemSpec& spec) {
   SearchOptions o;
   o.starts = whole(spec.param("acq.starts"));
   o.refine = whole(spec.param("acq.refine"));
   o.refine_evals = whole(spec.param("acq.refine_evals"));
-  o.max_cost = max_cost;
   return o;
 }
 
@@ -26,6 +25,14 @@ HvkgOptions HvkgOptions::from(const ProblemSpec& spec) {
   o.feasible_pool = static_cast<std::size_t>(whole(spec.param("kg.feasible_pool")));
   o.feasibility_threshold = spec.param("feasibility.threshold");
   o.zero_gain = spec.param("kg.zero_gain");
+  o.search = search_options(spec);
+  return o;
+}
+
+EhviOptions EhviOptions::from(const ProblemSpec& spec) {
+  EhviOptions o;
+  o.mc_samples = whole(spec.param("acq.mc_samples"));
+  o.search = search_options(spec);
   return o;
 }
 

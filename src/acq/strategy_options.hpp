@@ -11,8 +11,8 @@
 namespace rescue::acq {
 
 /// The outer search of every model strategy (acq.starts, acq.refine,
-/// acq.refine_evals), skipping candidates that cost more than max_cost.
-SearchOptions search_options(const ProblemSpec& spec, double max_cost);
+/// acq.refine_evals), at any cost (SearchOptions::within restricts it).
+SearchOptions search_options(const ProblemSpec& spec);
 
 /// The knowledge gradient of hvkg and rescue (paper, C-HVKG).
 struct HvkgOptions {
@@ -22,7 +22,15 @@ struct HvkgOptions {
   std::size_t feasible_pool = 0;      ///< kg.feasible_pool: predicted-feasible pool size sought
   double feasibility_threshold = 0;   ///< feasibility.threshold: to enter the inner pool
   double zero_gain = 0;               ///< kg.zero_gain: relative gain that counts as none
+  SearchOptions search;               ///< the outer search (search_options)
   static HvkgOptions from(const ProblemSpec& spec);
+};
+
+/// The expected hypervolume improvement of ehvi and momf.
+struct EhviOptions {
+  int mc_samples = 0;                 ///< acq.mc_samples: Monte Carlo samples beyond two objectives
+  SearchOptions search;               ///< the outer search (search_options)
+  static EhviOptions from(const ProblemSpec& spec);
 };
 
 /// The RESCUE strategy's causal model and prior.

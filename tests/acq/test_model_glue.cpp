@@ -186,7 +186,7 @@ TEST(CandidateSearch, FindsKnownOptimaRespectingCostAndFidelityKinds) {
     all_integral = all_integral && x == std::round(x);
     return -std::fabs(x - 7.0);
   };
-  r = acq::maximize_acquisition(q, g, rng, acq::search_options(q, HUGE_VAL));
+  r = acq::maximize_acquisition(q, g, rng, acq::search_options(q));
   EXPECT_TRUE(all_integral);
   double x;
   q.from_unit(r.u.data(), &x);
@@ -660,7 +660,7 @@ TEST(FeasibilitySearch, MostLikelyFeasibleMatchesAGridSearch) {
   z << pool, Eigen::Vector4d::Constant(model.target_unit());
   model.predict(z, &mean, &var);
   const acq::LikelyFeasible found =
-      acq::most_likely_feasible(p, model, pool, model.log_probability_feasible(mean, var), rng);
+      acq::most_likely_feasible(p, model, acq::search_options(p), pool, model.log_probability_feasible(mean, var), rng);
   const std::vector<double>& u = found.u;
   const double pof = found.probability;
   ASSERT_EQ(u.size(), 2u);
