@@ -54,9 +54,6 @@ class Strategy {
   /// The next (x, s) to evaluate, affordable within view.max_cost. Returning
   /// nullopt means nothing affordable is left.
   virtual std::optional<Suggestion> suggest(const EngineView& view, Rng& rng) = 0;
-  /// A model-based recommendation; nullopt lets the engine fall back to the
-  /// non-dominated feasible observations at the target fidelity.
-  virtual std::optional<ParetoSet> recommend(const EngineView& view, Rng& rng) { return std::nullopt; }
   /// The strategy's own model, if it has one; the engine's recommender then
   /// shares it instead of fitting a second one to the same data.
   virtual Surrogate* model() { return nullptr; }

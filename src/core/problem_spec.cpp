@@ -284,12 +284,14 @@ double ProblemSpec::cost(const double* x, double s) const {
   fail(Status::Internal, "unknown cost model");
 }
 
-double ProblemSpec::target_cost() const {
+std::vector<double> ProblemSpec::centre() const {
   std::vector<double> mid(options_.size());
   for (std::size_t i = 0; i < options_.size(); ++i) mid[i] = 0.5 * (options_[i].lower + options_[i].upper);
   snap(mid.data());
-  return cost(mid.data(), fidelity_.target);
+  return mid;
 }
+
+double ProblemSpec::target_cost() const { return cost(centre().data(), fidelity_.target); }
 
 void ProblemSpec::check_config(const double* x) const {
   for (std::size_t i = 0; i < options_.size(); ++i) {

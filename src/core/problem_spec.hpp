@@ -141,6 +141,8 @@ class ProblemSpec {
   // ---- derived quantities ----
   /// Cost of evaluating x at fidelity s; throws Callback if a user callback misbehaves.
   double cost(const double* x, double s) const;
+  /// The centre of the option box, snapped: where a cost that depends on the configuration is quoted.
+  std::vector<double> centre() const;
   double target_cost() const;
   /// Checks a configuration (bounds, finiteness, integrality); throws with a clear message.
   void check_config(const double* x) const;

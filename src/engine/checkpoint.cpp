@@ -35,6 +35,12 @@ const json& field(const json& obj, const char* key) {
   return *it;
 }
 
+const json& array(const json& obj, const char* key) {
+  const json& a = field(obj, key);
+  if (!a.is_array()) corrupt(std::string(key) + " is not an array");
+  return a;
+}
+
 double real(const json& j, const char* what) {
   if (j.is_null()) return std::nan("");
   if (!j.is_number()) corrupt(std::string(what) + " is not a number");
@@ -107,8 +113,7 @@ json problem_to_json(const ProblemSpec& p) {
 
 ProblemSpec problem_from_json(const json& j) {
   ProblemSpec p;
-  const json& opts = field(j, "options");
-  if (!opts.is_array()) corrupt("options is not an array");
+  const json& opts = array(j, "options");
   for (const auto& o : opts)
     p.add_option(text(field(o, "name"), "option name"), finite(field(o, "lower"), "option lower bound"),
                  finite(field(o, "upper"), "option upper bound"),
@@ -134,20 +139,16 @@ ProblemSpec problem_from_json(const json& j) {
     case static_cast<int>(CostKind::Callback): p.set_cost_callback_unbound(); break;
     default: corrupt("unknown cost kind");
   }
-  const json& objs = field(j, "objectives");
-  if (!objs.is_array()) corrupt("objectives is not an array");
+  const json& objs = array(j, "objectives");
   for (const auto& o : objs)
     p.add_objective(text(field(o, "name"), "objective name"), static_cast<Sense>(integer(field(o, "sense"), "objective sense")));
-  const json& cons = field(j, "constraints");
-  if (!cons.is_array()) corrupt("constraints is not an array");
+  const json& cons = array(j, "constraints");
   for (const auto& o : cons)
     p.add_constraint(text(field(o, "name"), "constraint name"), finite(field(o, "threshold"), "constraint threshold"),
                      static_cast<ConstraintSense>(integer(field(o, "sense"), "constraint sense")));
-  const json& inds = field(j, "indicators");
-  if (!inds.is_array()) corrupt("indicators is not an array");
+  const json& inds = array(j, "indicators");
   for (const auto& o : inds) p.add_indicator(text(o, "indicator name"));
-  const json& ref = field(j, "reference_point");
-  if (!ref.is_array()) corrupt("reference_point is not an array");
+  const json& ref = array(j, "reference_point");
   if (!ref.empty()) p.set_reference_point(reals(ref, "reference point", p.num_objectives(), false));
   const json& seed = field(j, "seed");
   if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<std::int64_t>() >= 0)) corrupt("seed is not an unsigned integer");
@@ -219,8 +220,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
   if (next < 1 || next > std::numeric_limits<int>::max()) corrupt("next_ticket out of range");
   opt->next_ticket_ = next;
 
-  const json& obs = field(doc, "observations");
-  if (!obs.is_array()) corrupt("observations is not an array");
+  const json& obs = array(doc, "observations");
   for (const auto& o : obs) {
     Observation ob;
     ob.x = reals(field(o, "x"), "observation x", d, false);
@@ -237,8 +237,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     check_evaluation(p, ob.x, ob.s, ob.cost, "observation");
     opt->observations_.push_back(std::move(ob));
   }
-  const json& pend = field(doc, "pending");
-  if (!pend.is_array()) corrupt("pending is not an array");
+  const json& pend = array(doc, "pending");
   for (const auto& o : pend) {
     PendingTicket t;
     t.ticket = integer(field(o, "ticket"), "pending ticket");
@@ -251,8 +250,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
     check_evaluation(p, t.x, t.s, t.cost, "pending");
     opt->pending_.push_back(std::move(t));
   }
-  const json& closed = field(doc, "closed_tickets");
-  if (!closed.is_array()) corrupt("closed_tickets is not an array");
+  const json& closed = array(doc, "closed_tickets");
   for (const auto& c : closed) {
     const std::int64_t t = integer(c, "closed ticket");
     if (t < 1 || t >= next || (!opt->closed_tickets_.empty() && t <= opt->closed_tickets_.back()))
@@ -262,8 +260,7 @@ std::unique_ptr<Optimizer> Optimizer::from_json_unchecked(const nlohmann::json& 
   for (const auto& t : opt->pending_)
     if (std::binary_search(opt->closed_tickets_.begin(), opt->closed_tickets_.end(), t.ticket))
       corrupt("ticket " + std::to_string(t.ticket) + " is both pending and closed");
-  const json& rows = field(doc, "observational");
-  if (!rows.is_array()) corrupt("observational is not an array");
+  const json& rows = array(doc, "observational");
   std::vector<std::vector<double>> data;
   for (const auto& r : rows) data.push_back(reals(r, "observational row", opt->observational_width(), true));
   if (!data.empty()) opt->add_observational(data);

@@ -72,10 +72,7 @@ bool Optimizer::done() const {
   if (left <= 0.0) return true;
   // Done as well when even the cheapest fidelity no longer fits.
   try {
-    std::vector<double> mid(spec_.dim());
-    for (int i = 0; i < spec_.dim(); ++i)
-      mid[i] = 0.5 * (spec_.options()[i].lower + spec_.options()[i].upper);
-    spec_.snap(mid.data());
+    const std::vector<double> mid = spec_.centre();
     const FidelitySpec& f = spec_.fidelity();
     double cheapest = kInf;
     if (f.discrete) {
@@ -236,11 +233,14 @@ void Optimizer::observe(std::int64_t ticket, const std::vector<double>& y, const
   auto it = find_pending(ticket, "observe");
   check_outputs(y, g, z);
   check_spend(it->cost);
-  Observation o = make_observation(it->x, it->s, it->cost, ticket, y, g, z);
+  close_ticket(it, make_observation(it->x, it->s, it->cost, ticket, y, g, z));
+}
+
+void Optimizer::close_ticket(std::vector<PendingTicket>::iterator it, Observation o) {
   observations_.push_back(std::move(o));
   spent_ += it->cost;
+  insert_sorted(closed_tickets_, it->ticket);
   pending_.erase(it);
-  insert_sorted(closed_tickets_, ticket);
   notify();
 }
 
@@ -286,11 +286,7 @@ void Optimizer::fail_ticket(std::int64_t ticket) {
   Observation o = make_observation(it->x, it->s, it->cost, ticket, std::vector<double>(spec_.num_objectives(), nan),
                                    std::vector<double>(spec_.num_constraints(), nan), {});
   o.failed = true;
-  observations_.push_back(std::move(o));
-  spent_ += it->cost;
-  pending_.erase(it);
-  insert_sorted(closed_tickets_, ticket);
-  notify();
+  close_ticket(it, std::move(o));
 }
 
 ParetoSet Optimizer::pareto() {
@@ -301,16 +297,14 @@ ParetoSet Optimizer::pareto() {
   // is when current, else a copy of it is refit (warm, as the strategy itself
   // would); model-free strategies get a fresh fit.
   Rng rng(spec_.seed() ^ (0xD1B54A32D192ED03ULL * (observations_.size() + 1)));
-  std::optional<ParetoSet> rec = strategy_->recommend(view(budget_left()), rng);
-  if (!rec) {
-    const acq::Surrogate* model = nullptr;
-    try {
-      model = current_model();
-    } catch (const Error& e) {
-      if (e.status() != Status::Numerical) throw;  // an unfittable model falls back to observations
-    }
-    if (model) rec = acq::recommend_from_model(spec_, *model, observations_, rng, acq::RecommenderOptions::from(spec_));
+  std::optional<ParetoSet> rec;
+  const acq::Surrogate* model = nullptr;
+  try {
+    model = current_model();
+  } catch (const Error& e) {
+    if (e.status() != Status::Numerical) throw;  // an unfittable model falls back to observations
   }
+  if (model) rec = acq::recommend_from_model(spec_, *model, observations_, rng, acq::RecommenderOptions::from(spec_));
   if (!rec) rec = acq::pareto_of_observations(spec_, observations_);
   recommendation_ = rec;
   recommendation_count_ = observations_.size();
@@ -351,7 +345,7 @@ Eigen::MatrixXd Optimizer::unit_points(const Eigen::MatrixXd& x, const Eigen::Ve
 
 void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
                         Eigen::MatrixXd* sd, Eigen::VectorXd* feasible) {
-  const int M = spec_.num_objectives(), Q = spec_.num_constraints();
+  const int Q = spec_.num_constraints();
   const Eigen::MatrixXd Z = unit_points(x, s);
   const acq::Surrogate* model = current_model();
   if (!model) fail(Status::InvalidState, "no model yet: predictions need at least two successful observations");
@@ -362,10 +356,16 @@ void Optimizer::predict(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, Eige
   if (!m.allFinite() || !v.allFinite())
     fail(Status::Numerical, "the model's prediction overflowed (are the outputs of extreme magnitude? rescale them)");
   if (feasible) *feasible = Q > 0 ? model->probability_feasible(m, v) : Eigen::VectorXd::Ones(Z.rows());
-  for (int k = 0; k < M; ++k)
-    if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) m.col(k) = -m.col(k);
+  to_user_senses(&m);
   if (mean) *mean = m;
   if (sd) *sd = v.cwiseMax(0.0).cwiseSqrt();
+}
+
+void Optimizer::to_user_senses(Eigen::MatrixXd* objectives_first) const {
+  // The models minimize every objective.
+  for (int k = 0; k < spec_.num_objectives(); ++k)
+    if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize)
+      objectives_first->col(k) = -objectives_first->col(k);
 }
 
 void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
@@ -381,7 +381,6 @@ void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
   // NaN marks a missing output; an infinity is an overflow.
   if (m.array().isInf().any() || v.array().isInf().any())
     fail(Status::Numerical, "the model's held-out predictions overflowed (are the outputs of extreme magnitude? rescale them)");
-  const int M = spec_.num_objectives();
   const Eigen::Index n = static_cast<Eigen::Index>(observations_.size());
   Eigen::MatrixXd outm = Eigen::MatrixXd::Constant(n, m.cols(), std::numeric_limits<double>::quiet_NaN());
   Eigen::MatrixXd outs = outm;
@@ -390,8 +389,7 @@ void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
     outm.row(i) = m.row(r);
     outs.row(i) = v.row(r++);
   }
-  for (int k = 0; k < M; ++k)
-    if (spec_.objectives()[static_cast<std::size_t>(k)].sense == Sense::Maximize) outm.col(k) = -outm.col(k);
+  to_user_senses(&outm);
   if (mean) *mean = std::move(outm);
   if (sd) *sd = std::move(outs);
 }

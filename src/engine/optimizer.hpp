@@ -138,6 +138,10 @@ class Optimizer {
  private:
   EngineView view(double max_cost) const;
   std::vector<PendingTicket>::iterator find_pending(std::int64_t ticket, const char* action);
+  /// Records the outcome of a pending ticket: its cost is spent and the ticket closed.
+  void close_ticket(std::vector<PendingTicket>::iterator it, Observation o);
+  /// Model outputs (objectives in the first columns, minimized) in the senses of the user's objectives.
+  void to_user_senses(Eigen::MatrixXd* objectives_first) const;
   /// Fails OutOfRange, before anything changes, when adding cost to the total spent would overflow.
   void check_spend(double cost) const;
   /// Fails, before anything changes, unless x is a configuration of the problem and s a valid fidelity.
