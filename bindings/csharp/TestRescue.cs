@@ -60,6 +60,32 @@ public static class TestRescue {
     return h;
   }
 
+  // The README's loop with no fidelity set: every evaluation costs 1, so a budget of 7 is 7 of them.
+  static void SingleFidelityBudget() {
+    using (var p = new Problem()) {
+      p.AddOption("a", 0.0, 1.0, Library.RESCUE_CONTINUOUS);
+      p.AddOption("b", 0.0, 1.0, Library.RESCUE_CONTINUOUS);
+      p.AddObjective("f1", Library.RESCUE_MINIMIZE);
+      p.AddObjective("f2", Library.RESCUE_MINIMIZE);
+      p.SetStrategy("random");
+      p.SetBudget(7.0);
+      using (var opt = new Optimizer(p)) {
+        int n = 0;
+        bool target = true;
+        for (; !opt.Done() && n < 100; ++n) {
+          Suggestion s = opt.Suggest();
+          double[] x = s.X;
+          target &= s.Fidelity == 1.0;
+          opt.Observe(s.Ticket, new double[] {x[0] * x[0] + x[1], (1 - x[0]) * (1 - x[0]) + x[1]});
+        }
+        Check(n == 7 && opt.NumObservations() == 7, "a budget of 7 without a fidelity is 7 evaluations, got " + n);
+        Check(target, "every suggestion without a fidelity is at fidelity 1");
+        Budget b = opt.Budget();
+        Check(b.Spent == 7.0 && b.Pending == 0.0 && b.Total == 7.0, "7 evaluations cost 7");
+      }
+    }
+  }
+
   public static int Main() {
     Check(Library.VersionNumber() > 0 && Library.VersionString().Length > 0, "version");
     Check(Library.StatusString(Library.RESCUE_ERR_UNKNOWN_TICKET) == "unknown ticket", "status string");
@@ -144,6 +170,7 @@ public static class TestRescue {
     Check(Math.Abs(Library.Hypervolume(new double[] {1, 2, 2, 1}, 2, new double[] {3, 3}) - 3.0) < 1e-15, "hypervolume");
     Check(Library.ParetoFilter(new double[] {1, 2, 2, 1, 3, 3}, 2, new double[0]).SequenceEqual(new[] {0, 1}),
           "pareto filter");
+    SingleFidelityBudget();
 
     if (failures > 0) {
       Console.WriteLine(failures + " check(s) failed");

@@ -136,6 +136,8 @@ program test_rescue_fortran
               == RESCUE_OK, 'pareto filter')
   call expect(cnt == 2 .and. keep(1) == 0 .and. keep(2) == 1, 'pareto filter drops the dominated point')
 
+  call single_fidelity_budget()
+
   if (failures > 0) then
     write(*, '(i0, a)') failures, ' check(s) failed'
     error stop 1
@@ -150,6 +152,39 @@ contains
     call expect(rescue_problem_set_seed(p, 7_c_int) == RESCUE_OK, 'seed')
     call expect(rescue_problem_set_strategy(p, 'cost-aware-random') == RESCUE_OK, 'strategy')
     call expect(rescue_problem_set_budget(p, 1000d0) == RESCUE_OK, 'budget')
+  end subroutine
+
+  !> The README's loop with no fidelity set: every evaluation costs 1, so a budget of 7 is 7 of them.
+  subroutine single_fidelity_budget()
+    type(c_ptr) :: p, o
+    integer(c_int) :: t, status, n
+    real(c_double) :: xx(2), ss, yy(2), g(0), used, waiting, total
+    logical :: at_one
+    call expect(rescue_problem_new(p) == RESCUE_OK, 'new problem')
+    call expect(rescue_problem_add_option(p, 'a', 0d0, 1d0, RESCUE_CONTINUOUS) == RESCUE_OK, 'option a')
+    call expect(rescue_problem_add_option(p, 'b', 0d0, 1d0, RESCUE_CONTINUOUS) == RESCUE_OK, 'option b')
+    call expect(rescue_problem_add_objective(p, 'f1', RESCUE_MINIMIZE) == RESCUE_OK, 'objective f1')
+    call expect(rescue_problem_add_objective(p, 'f2', RESCUE_MINIMIZE) == RESCUE_OK, 'objective f2')
+    call expect(rescue_problem_set_strategy(p, 'random') == RESCUE_OK, 'strategy random')
+    call expect(rescue_problem_set_budget(p, 7d0) == RESCUE_OK, 'budget 7')
+    call expect(rescue_create(p, o) == RESCUE_OK, 'create without a fidelity')
+    n = 0
+    at_one = .true.
+    do while (rescue_done(o) == 0 .and. n < 100)
+      status = rescue_suggest(o, xx, 2_c_int, ss, t)
+      call expect(status == RESCUE_OK, 'suggest without a fidelity')
+      if (status /= RESCUE_OK) exit
+      at_one = at_one .and. ss == 1d0
+      yy = [xx(1)**2 + xx(2), (1 - xx(1))**2 + xx(2)]
+      call expect(rescue_observe(o, t, yy, g) == RESCUE_OK, 'observe without a fidelity')
+      n = n + 1
+    end do
+    call expect(n == 7 .and. rescue_num_observations(o) == 7, 'a budget of 7 without a fidelity is 7 evaluations')
+    call expect(at_one, 'every suggestion without a fidelity is at fidelity 1')
+    call expect(rescue_budget(o, used, waiting, total) == RESCUE_OK, 'budget without a fidelity')
+    call expect(used == 7d0 .and. waiting == 0d0 .and. total == 7d0, '7 evaluations cost 7')
+    call rescue_close(o)
+    call rescue_problem_close(p)
   end subroutine
 
   !> The reference loop; stops after max_obs observations when max_obs >= 0.

@@ -209,6 +209,24 @@ def test_own_problem_with_constraints_and_indicators():
                 opt.add_observational([[0.1, 3, 1.0]])
 
 
+def test_without_a_fidelity_the_budget_counts_evaluations():
+    # The README's loop with no fidelity set: every evaluation costs 1, so a budget of 7 is 7 of them.
+    with rescue.Problem() as p:
+        p.add_option("a", 0.0, 1.0).add_option("b", 0.0, 1.0)
+        p.add_objective("f1", "min").add_objective("f2", "min")
+        p.set_strategy("random").set_budget(7)
+        with rescue.Optimizer(p) as opt:
+            fidelities = []
+            while not opt.done() and len(fidelities) < 100:
+                s = opt.suggest()
+                fidelities.append(s.fidelity)
+                a, b = s.x
+                opt.observe(s.ticket, [a * a + b, (1 - a) ** 2 + b])
+            assert fidelities == [1.0] * 7
+            assert opt.num_observations == 7
+            assert opt.budget() == (7.0, 0.0, 7.0)
+
+
 def test_causal_model_graph_and_estimates():
     with rescue.Problem("healthcare") as p, rescue.Optimizer(p.set_seed(3)) as opt:
         with pytest.raises(rescue.RescueError) as err:

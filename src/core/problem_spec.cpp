@@ -264,6 +264,8 @@ void ProblemSpec::validate_complete() const {
 double ProblemSpec::cost(const double* x, double s) const {
   switch (cost_.kind) {
     case CostKind::Exponential:
+      // Without a fidelity range there is nothing to trade: one evaluation, one unit.
+      if (fidelity_.upper <= fidelity_.lower) return 1.0;
       return std::exp(cost_.rate * fidelity_.unit(s));
     case CostKind::PerLevel: {
       const int i = fidelity_.level_index(s);

@@ -69,7 +69,7 @@ struct FidelitySpec {
 
 struct CostModel {
   CostKind kind = CostKind::Exponential;
-  double rate = 4.8;                // c(s) = exp(rate * unit(s)), the paper's default
+  double rate = 4.8;                // c(s) = exp(rate * unit(s)), the paper's default; 1 for a single level
   std::vector<double> level_costs;  // one per fidelity level (PerLevel)
   CostCallback callback = nullptr;
   void* user = nullptr;

@@ -240,6 +240,41 @@ TEST(Budget, AccountingAndExhaustion) {
   EXPECT_NE(std::string(rescue_errmsg(opt.h)).find("budget"), std::string::npos);
 }
 
+// Without a fidelity, every evaluation costs 1 whatever the cost rate, so a
+// budget of n is n evaluations: the initial design's two, then the strategy's.
+TEST(Budget, ASingleFidelityProblemCountsEvaluations) {
+  for (const char* strategy : {"rescue", "hvkg", "ehvi", "random"}) {
+    SCOPED_TRACE(strategy);
+    rescue_problem* p = nullptr;
+    ASSERT_EQ(rescue_problem_new(&p), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_add_option(p, "a", 0.0, 1.0, RESCUE_CONTINUOUS), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_add_option(p, "b", 0.0, 1.0, RESCUE_CONTINUOUS), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_add_objective(p, "f1", RESCUE_MINIMIZE), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_add_objective(p, "f2", RESCUE_MINIMIZE), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_strategy(p, strategy), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_cost_exponential(p, 2.0), RESCUE_OK);
+    ASSERT_EQ(rescue_problem_set_budget(p, 7.0), RESCUE_OK);
+    Opt opt(p);
+    EXPECT_FALSE(rescue_done(opt.h));
+    int n = 0;
+    while (!rescue_done(opt.h)) {
+      double x[2], s, c;
+      int t;
+      ASSERT_EQ(rescue_suggest(opt.h, x, 2, &s, &t), RESCUE_OK) << rescue_errmsg(opt.h);
+      EXPECT_EQ(s, 1.0);
+      ASSERT_EQ(rescue_cost(opt.h, x, 2, s, &c), RESCUE_OK);
+      EXPECT_EQ(c, 1.0);
+      const double y[2] = {x[0] * x[0] + x[1], (1.0 - x[0]) * (1.0 - x[0]) + x[1]};
+      ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt.h);
+      ASSERT_LT(++n, 100);
+    }
+    EXPECT_EQ(n, 7);
+    double spent = -1;
+    ASSERT_EQ(rescue_budget(opt.h, &spent, nullptr, nullptr), RESCUE_OK);
+    EXPECT_EQ(spent, 7.0);
+  }
+}
+
 TEST(Budget, ObserveAtAndFailuresAreCharged) {
   Opt opt(small_problem());
   const double x[3] = {0.5, 2.0, 0.01}, y[2] = {1, 2}, g[1] = {1};

@@ -1,4 +1,5 @@
 import java.util.Arrays;
+import org.rescue.Budget;
 import org.rescue.CrossValidation;
 import org.rescue.Observation;
 import org.rescue.Optimizer;
@@ -75,6 +76,32 @@ public final class TestRescue {
       System.arraycopy(y, 0, h[i], x.length + 1, y.length);
     }
     return h;
+  }
+
+  /** The README's loop with no fidelity set: every evaluation costs 1, so a budget of 7 is 7 of them. */
+  private static void singleFidelityBudget() {
+    try (Problem p = new Problem()) {
+      p.addOption("a", 0.0, 1.0, RescueConstants.RESCUE_CONTINUOUS);
+      p.addOption("b", 0.0, 1.0, RescueConstants.RESCUE_CONTINUOUS);
+      p.addObjective("f1", RescueConstants.RESCUE_MINIMIZE);
+      p.addObjective("f2", RescueConstants.RESCUE_MINIMIZE);
+      p.setStrategy("random");
+      p.setBudget(7.0);
+      try (Optimizer opt = new Optimizer(p)) {
+        int n = 0;
+        boolean target = true;
+        for (; !opt.done() && n < 100; ++n) {
+          Suggestion s = opt.suggest();
+          double[] x = s.getX();
+          target &= s.getFidelity() == 1.0;
+          opt.observe(s.getTicket(), new double[] {x[0] * x[0] + x[1], (1 - x[0]) * (1 - x[0]) + x[1]});
+        }
+        check(n == 7 && opt.numObservations() == 7, "a budget of 7 without a fidelity is 7 evaluations, got " + n);
+        check(target, "every suggestion without a fidelity is at fidelity 1");
+        Budget b = opt.budget();
+        check(b.getSpent() == 7.0 && b.getPending() == 0.0 && b.getTotal() == 7.0, "7 evaluations cost 7");
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -168,6 +195,7 @@ public final class TestRescue {
     check(Math.abs(Rescue.hypervolume(new double[] {1, 2, 2, 1}, 2, new double[] {3, 3}) - 3.0) < 1e-15, "hypervolume");
     check(Arrays.equals(Rescue.paretoFilter(new double[] {1, 2, 2, 1, 3, 3}, 2, new double[0]), new int[] {0, 1}),
           "pareto filter");
+    singleFidelityBudget();
 
     if (failures > 0) {
       System.out.println(failures + " check(s) failed");

@@ -161,6 +161,23 @@ test_that("a problem of one's own: options, levels, constraints, indicators, dat
   close(opt)
 })
 
+test_that("without a fidelity every evaluation costs 1, so a budget of 7 is 7 evaluations", {
+  p <- rescue_problem(options = data.frame(name = c("a", "b"), lower = 0, upper = 1),
+                      objectives = c(f1 = "min", f2 = "min"), strategy = "random", budget = 7)
+  on.exit(close(p))
+  opt <- rescue_optimizer(p)
+  on.exit(close(opt), add = TRUE)
+  fidelities <- numeric(0)
+  while (!rescue_done(opt) && length(fidelities) < 100) {
+    s <- rescue_suggest(opt)
+    fidelities <- c(fidelities, s$fidelity)
+    rescue_observe(opt, s$ticket, c(s$x[1]^2 + s$x[2], (1 - s$x[1])^2 + s$x[2]))
+  }
+  expect_identical(fidelities, rep(1, 7))
+  expect_equal(nrow(rescue_observations(opt)), 7)
+  expect_identical(rescue_budget(opt), c(spent = 7, pending = 0, total = 7))
+})
+
 test_that("utilities", {
   expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
   expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
