@@ -14,6 +14,7 @@
 #include "bench/progress_bar.hpp"
 #include "bench/summary.hpp"
 #include "problems/max_hypervolume.hpp"
+#include "problems/misleading_fidelity.hpp"
 #include "util/error.hpp"
 
 namespace rescue::bench {
@@ -21,10 +22,8 @@ namespace rescue::bench {
 namespace fs = std::filesystem;
 
 double protocol_budget(const std::string& problem) {
-  static const std::string suffix = "-adversarial";
-  std::string base = problem;
-  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
-    base.erase(base.size() - suffix.size());
+  std::string base;
+  problems::misleading_kind(problem, &base);
   if (base == "branin-currin" || base == "healthcare") return 5.0;
   if (base == "park") return 10.0;
   if (base == "robot-standin") return 20.0;

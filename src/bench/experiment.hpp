@@ -37,7 +37,7 @@ struct ExperimentConfig {
 };
 
 /// The protocol's budget after the initial design (target units) for a problem
-/// (an "-adversarial" variant takes its base problem's).
+/// (a misleading variant, "-adversarial" and the others, takes its base problem's).
 double protocol_budget(const std::string& problem);
 
 /// The --quick setting: two seeds, Branin-Currin and healthcare, every model

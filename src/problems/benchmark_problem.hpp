@@ -59,10 +59,12 @@ std::vector<double> sample_observational(const BenchmarkProblem& problem, int n,
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.
 std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name);
 /// Same, with problem parameters (noise, healthcare threshold, adversarial
-/// bias); a name with the suffix "-adversarial" adds the misleading
-/// low-fidelity bias with strength options.adversarial_bias, or 1 if unset.
+/// bias); a name with a suffix of misleading_suffixes() ("-adversarial",
+/// "-jump", "-growing", "-reflected", "-unrelated") makes the cheap fidelities
+/// mislead that way (misleading_fidelity.hpp), a bias with strength
+/// options.adversarial_bias, or 1 if unset.
 std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name, const ProblemOptions& options);
-/// Names accepted by make_problem: the four problems, then their "-adversarial" variants.
+/// Names accepted by make_problem: the four problems, then their misleading variants, suffix by suffix.
 const std::vector<std::string>& problem_names();
 
 }  // namespace rescue::problems

@@ -10,8 +10,6 @@
 namespace rescue::problems {
 namespace {
 
-const std::string kAdversarialSuffix = "-adversarial";
-
 std::unique_ptr<ModelProblem> make_base(const std::string& name, const ProblemOptions& options) {
   if (name == "branin-currin") return std::make_unique<BraninCurrin>(options);
   if (name == "park") return std::make_unique<Park>(options);
@@ -20,16 +18,16 @@ std::unique_ptr<ModelProblem> make_base(const std::string& name, const ProblemOp
   return nullptr;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 }  // namespace
 
 const std::vector<std::string>& problem_names() {
-  static const std::vector<std::string> names = {
-      "branin-currin", "park", "healthcare", "robot-standin",
-      "branin-currin-adversarial", "park-adversarial", "healthcare-adversarial", "robot-standin-adversarial"};
+  static const std::vector<std::string> names = [] {
+    const std::vector<std::string> bases = {"branin-currin", "park", "healthcare", "robot-standin"};
+    std::vector<std::string> all = bases;
+    for (const std::string& suffix : misleading_suffixes())
+      for (const std::string& b : bases) all.push_back(b + suffix);
+    return all;
+  }();
   return names;
 }
 
@@ -37,16 +35,18 @@ std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name) { return
 
 std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name, const ProblemOptions& options) {
   options.validate();
-  const bool adversarial = ends_with(name, kAdversarialSuffix);
-  const std::string base = adversarial ? name.substr(0, name.size() - kAdversarialSuffix.size()) : name;
+  std::string base;
+  Misleading kind = misleading_kind(name, &base);
   std::unique_ptr<ModelProblem> p = make_base(base, options);
   if (!p) {
     std::string known;
     for (const auto& n : problem_names()) known += (known.empty() ? "" : ", ") + n;
     fail(Status::UnknownName, "unknown benchmark problem '" + name + "' (known: " + known + ")");
   }
-  const double strength = adversarial && options.adversarial_bias == 0.0 ? 1.0 : options.adversarial_bias;
-  p->set_adversarial(strength);
+  // A bias strength set on a plain name makes the problem adversarial.
+  if (kind == Misleading::None && options.adversarial_bias > 0.0) kind = Misleading::Adversarial;
+  const double strength = kind != Misleading::None && options.adversarial_bias == 0.0 ? 1.0 : options.adversarial_bias;
+  if (kind != Misleading::None) p->set_misleading(kind, strength);
   return p;
 }
 

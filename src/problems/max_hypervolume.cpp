@@ -1,5 +1,6 @@
 #include "problems/max_hypervolume.hpp"
 
+#include "problems/misleading_fidelity.hpp"
 #include "util/error.hpp"
 
 namespace rescue::problems {
@@ -24,10 +25,8 @@ const std::vector<MaxHypervolume>& max_hypervolumes() {
 }
 
 const MaxHypervolume& max_hypervolume(const std::string& name) {
-  static const std::string suffix = "-adversarial";
-  std::string base = name;
-  if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
-    base.erase(base.size() - suffix.size());
+  std::string base;
+  misleading_kind(name, &base);
   for (const auto& entry : max_hypervolumes())
     if (entry.problem == base) return entry;
   fail(Status::UnknownName, "no stored maximum hypervolume for problem '" + name + "'");

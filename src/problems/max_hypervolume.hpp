@@ -21,8 +21,8 @@ struct MaxHypervolume {
 /// All stored maxima, one per base problem.
 const std::vector<MaxHypervolume>& max_hypervolumes();
 
-/// The stored maximum for a problem name; an "-adversarial" variant shares its
-/// base problem's value (the bias vanishes at the target fidelity). The values
+/// The stored maximum for a problem name; a misleading variant ("-adversarial",
+/// "-jump", ...) shares its base problem's value (each leaves the target as it is). The values
 /// hold for the default problem parameters (healthcare: Cancer <= 0.35).
 /// Throws Error(UnknownName) for a name without a stored value.
 const MaxHypervolume& max_hypervolume(const std::string& name);

@@ -14,11 +14,13 @@ ModelProblem::ModelProblem(std::string name, std::vector<double> wrong_unit, std
   bias_.scale = std::move(bias_scale);
 }
 
-void ModelProblem::set_adversarial(double strength) {
+void ModelProblem::set_misleading(Misleading kind, double strength) {
   if (!std::isfinite(strength) || strength < 0.0)
     fail(Status::InvalidArgument, "adversarial bias strength must be finite and >= 0");
+  bias_.kind = kind;
   bias_.strength = strength;
-  name_ = strength > 0.0 ? base_name_ + "-adversarial" : base_name_;
+  const bool active = bias_.maps_input() || bias_.biases();
+  name_ = active ? base_name_ + misleading_suffixes()[static_cast<std::size_t>(kind) - 1] : base_name_;
 }
 
 void ModelProblem::add_parents(Edges& edges, const std::string& effect, const std::vector<std::string>& causes) {
@@ -27,14 +29,27 @@ void ModelProblem::add_parents(Edges& edges, const std::string& effect, const st
 
 std::vector<std::pair<std::string, std::string>> ModelProblem::causal_edges() const {
   Edges edges = model_edges();
-  if (bias_.strength > 0.0) {
-    // The bias depends on every option and on the fidelity (adversarial_bias.hpp).
-    std::vector<std::string> causes{"fidelity"};
-    for (const auto& o : spec_.options()) causes.push_back(o.name);
-    for (const auto& obj : spec_.objectives())
-      for (const auto& c : causes)
-        if (std::find(edges.begin(), edges.end(), std::make_pair(c, obj.name)) == edges.end())
-          edges.emplace_back(c, obj.name);
+  auto add = [&edges](const std::string& from, const std::string& to) {
+    if (std::find(edges.begin(), edges.end(), std::make_pair(from, to)) == edges.end()) edges.emplace_back(from, to);
+  };
+  const auto& options = spec_.options();
+  if (bias_.biases()) {
+    // The bias depends on every option and on the fidelity.
+    for (const auto& obj : spec_.objectives()) {
+      add("fidelity", obj.name);
+      for (const auto& o : options) add(o.name, obj.name);
+    }
+  } else if (bias_.maps_input()) {
+    // Below the target, the model's input i is fed by option source_option(i).
+    const int d = spec_.dim();
+    const Edges own = model_edges();
+    for (const auto& [from, to] : own) {
+      for (int i = 0; i < d; ++i) {
+        if (options[static_cast<std::size_t>(i)].name != from) continue;
+        add(options[static_cast<std::size_t>(bias_.source_option(i, d))].name, to);
+        add("fidelity", to);
+      }
+    }
   }
   return edges;
 }
@@ -56,7 +71,7 @@ Evaluation ModelProblem::evaluate(const double* x, double s) const {
     os << ")";
     fail(Status::OutOfRange, os.str());
   }
-  Evaluation e = model(x, s);
+  Evaluation e = model(bias_.model_input(spec_, x, s).data(), s);
   bias_.apply(spec_, x, s, e.y);
   return e;
 }

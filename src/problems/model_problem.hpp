@@ -1,11 +1,11 @@
 // Shared machinery of the built-in problems: input validation, the optional
-// adversarial bias, noise and the observational sampler. Each problem supplies
+// misleading cheap fidelities, noise and the observational sampler. Each problem supplies
 // its noise-free model, its noise and (optionally) its input distribution.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "problems/adversarial_bias.hpp"
+#include "problems/misleading_fidelity.hpp"
 #include "problems/benchmark_problem.hpp"
 
 namespace rescue::problems {
@@ -17,14 +17,18 @@ class ModelProblem : public BenchmarkProblem {
   Evaluation evaluate(const double* x, double s) const override;
   Evaluation evaluate_noisy(const double* x, double s, Rng& rng) const override;
   std::vector<double> sample_observational(Rng& rng) const override;
-  /// The problem's own graph; with the adversarial bias, which moves every
-  /// objective with every option below the target, also those edges.
+  /// The problem's own graph; with misleading cheap fidelities also the edges
+  /// they add (misleading_fidelity.hpp): a bias moves every objective with
+  /// every option and the fidelity; an input map makes the fidelity a cause of
+  /// every output an option causes, and each output an effect of the options
+  /// the map feeds into its causes.
   std::vector<std::pair<std::string, std::string>> causal_edges() const override;
 
-  /// Installs the misleading low-fidelity bias (see adversarial_bias.hpp);
-  /// the problem's name gains the suffix "-adversarial" when strength > 0.
-  void set_adversarial(double strength);
-  const AdversarialBias& adversarial() const { return bias_; }
+  /// Makes the cheap fidelities misleading (see misleading_fidelity.hpp); the
+  /// problem's name gains the kind's suffix, except for a bias of strength 0,
+  /// which leaves the problem as it is. The strength matters only for the biases.
+  void set_misleading(Misleading kind, double strength);
+  const MisleadingFidelity& misleading() const { return bias_; }
 
  protected:
   ModelProblem(std::string name, std::vector<double> wrong_unit, std::vector<double> bias_scale);
@@ -46,7 +50,7 @@ class ModelProblem : public BenchmarkProblem {
 
  private:
   std::string base_name_, name_;
-  AdversarialBias bias_;
+  MisleadingFidelity bias_;
 };
 
 }  // namespace rescue::problems

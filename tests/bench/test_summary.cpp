@@ -110,6 +110,7 @@ TEST(Plan, ProtocolDefaultsAndOrder) {
   EXPECT_EQ(rb::protocol_budget("branin-currin"), 5.0);
   EXPECT_EQ(rb::protocol_budget("healthcare"), 5.0);
   EXPECT_EQ(rb::protocol_budget("park-adversarial"), 10.0);
+  EXPECT_EQ(rb::protocol_budget("healthcare-unrelated"), 5.0);
   EXPECT_EQ(rb::protocol_budget("robot-standin"), 20.0);
   EXPECT_THROW(rb::protocol_budget("nope"), rescue::Error);
   rb::ExperimentConfig c;

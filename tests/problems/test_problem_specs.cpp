@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "problems/benchmark_problem.hpp"
+#include "problems/misleading_fidelity.hpp"
 #include "test_helpers.hpp"
 
 namespace rescue::problems {
@@ -119,11 +120,11 @@ TEST(ProblemRegistry, EveryListedNameBuilds) {
     ASSERT_TRUE(p);
     EXPECT_EQ(p->name(), n);
   }
-  EXPECT_EQ(problem_names().size(), 8u);
+  EXPECT_EQ(problem_names().size(), 4u * (1 + misleading_suffixes().size()));
 }
 
 TEST(ProblemRegistry, UnknownNamesThrow) {
-  for (const char* n : {"", "branin", "Park", "adversarial", "-adversarial", "park-adversarial-adversarial",
+  for (const char* n : {"", "branin", "Park", "adversarial", "-adversarial", "park-adversarial-adversarial", "park-jump-reflected", "-unrelated",
                         "robot", "healthcare "})
     EXPECT_EQ(status_of([&] { make_problem(n); }), Status::UnknownName) << n;
 }
