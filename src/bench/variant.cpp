@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -13,6 +12,7 @@
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -33,12 +33,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
-std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 // Whether the library knows a strategy by this name (asked through the C ABI,
 // so the list cannot drift from the library's).
 bool library_strategy(const std::string& name) {
@@ -53,7 +47,7 @@ bool library_strategy(const std::string& name) {
 
 std::string StrategyVariant::definition() const {
   std::string d = strategy;
-  for (const auto& [key, value] : params) d += ":" + key + "=" + exact(value);
+  for (const auto& [key, value] : params) d += ":" + key + "=" + fmt17(value);
   if (observational_rows >= 0) d += ":observational=" + std::to_string(observational_rows);
   if (dag == DagChoice::Shuffled) d += ":dag=shuffled";
   if (dag == DagChoice::True) d += ":dag=true";

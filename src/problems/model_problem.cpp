@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 
@@ -43,18 +43,15 @@ Evaluation ModelProblem::evaluate(const double* x, double s) const {
   if (!x) fail(Status::NullPointer, "problem '" + name_ + "': configuration pointer is NULL");
   spec_.check_config(x);
   if (!spec_.fidelity().valid(s)) {
-    std::ostringstream os;
-    os.precision(17);
-    os << "problem '" << name_ << "': fidelity " << s << " is not valid (";
+    std::string why = "problem '" + name_ + "': fidelity " + fmt17(s) + " is not valid (";
     const FidelitySpec& f = spec_.fidelity();
     if (f.discrete) {
-      os << "levels:";
-      for (double l : f.levels) os << ' ' << l;
+      why += "levels:";
+      for (double l : f.levels) why += " " + fmt17(l);
     } else {
-      os << "range [" << f.lower << ", " << f.upper << "]";
+      why += "range [" + fmt17(f.lower) + ", " + fmt17(f.upper) + "]";
     }
-    os << ")";
-    fail(Status::OutOfRange, os.str());
+    fail(Status::OutOfRange, why + ")");
   }
   Evaluation e = model(x, s);
   bias_.apply(spec_, x, s, e.y);

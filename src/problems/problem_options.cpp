@@ -1,20 +1,16 @@
 #include "problems/problem_options.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 namespace {
 
 void require_sd(double v, const char* what) {
-  if (!std::isfinite(v) || v < 0.0) {
-    std::ostringstream os;
-    os.precision(17);
-    os << what << " must be a finite standard deviation >= 0 (got " << v << ")";
-    fail(Status::InvalidArgument, os.str());
-  }
+  if (!std::isfinite(v) || v < 0.0)
+    fail(Status::InvalidArgument, std::string(what) + " must be a finite standard deviation >= 0 (got " + fmt17(v) + ")");
 }
 
 }  // namespace
