@@ -184,11 +184,8 @@ void ProblemSpec::set_reference_point(const std::vector<double>& ref) {
 
 void ProblemSpec::set_strategy(const std::string& name) {
   const auto& names = strategy_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    fail(Status::UnknownName, "unknown strategy '" + name + "' (known: " + known + ")");
-  }
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    fail(Status::UnknownName, "unknown strategy '" + name + "' (known: " + comma_list(names) + ")");
   strategy_ = name;
 }
 

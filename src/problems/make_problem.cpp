@@ -6,6 +6,7 @@
 #include "problems/park.hpp"
 #include "problems/robot_standin.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 namespace {
@@ -40,11 +41,9 @@ std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name, const Pr
   const bool adversarial = ends_with(name, kAdversarialSuffix);
   const std::string base = adversarial ? name.substr(0, name.size() - kAdversarialSuffix.size()) : name;
   std::unique_ptr<ModelProblem> p = make_base(base, options);
-  if (!p) {
-    std::string known;
-    for (const auto& n : problem_names()) known += (known.empty() ? "" : ", ") + n;
-    fail(Status::UnknownName, "unknown benchmark problem '" + name + "' (known: " + known + ")");
-  }
+  if (!p)
+    fail(Status::UnknownName,
+         "unknown benchmark problem '" + name + "' (known: " + comma_list(problem_names()) + ")");
   const double strength = adversarial && options.adversarial_bias == 0.0 ? 1.0 : options.adversarial_bias;
   p->set_adversarial(strength);
   return p;

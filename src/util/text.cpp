@@ -10,4 +10,10 @@ std::string fmt17(double v) {
   return buf;
 }
 
+std::string comma_list(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
 }  // namespace rescue
