@@ -7,6 +7,7 @@
 
 #include "bench/number_format.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -24,17 +25,11 @@ ReplicateGroup parse_replicate_group(const std::string& text) {
   ReplicateGroup g;
   g.name = text.substr(0, eq);
   if (g.name.empty()) bad(text, "the name is empty");
-  const std::string list = text.substr(eq + 1);
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = list.find(',', start);
-    std::string member = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (std::string& member : split(text.substr(eq + 1), ',')) {
     if (member.empty()) bad(text, "an empty strategy name");
     if (std::find(g.members.begin(), g.members.end(), member) != g.members.end())
       bad(text, "strategy '" + member + "' is listed twice");
     g.members.push_back(std::move(member));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return g;
 }

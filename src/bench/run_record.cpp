@@ -6,7 +6,6 @@
 #include <istream>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "bench/regret_curve.hpp"
 #include "util/error.hpp"
@@ -15,15 +14,6 @@
 namespace rescue::bench {
 
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream is(line);
-  while (std::getline(is, cell, sep)) out.push_back(cell);
-  if (!line.empty() && line.back() == sep) out.emplace_back();
-  return out;
-}
 
 [[noreturn]] void bad(int line, const std::string& why) {
   fail(Status::InvalidArgument, "run CSV, line " + std::to_string(line) + ": " + why);

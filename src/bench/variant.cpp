@@ -22,17 +22,6 @@ namespace {
   fail(Status::InvalidArgument, "strategy variant '" + text + "': " + why);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos) return out;
-    start = at + 1;
-  }
-}
-
 // Whether the library knows a strategy by this name (asked through the C ABI,
 // so the list cannot drift from the library's).
 bool library_strategy(const std::string& name) {

@@ -1,4 +1,5 @@
-// Text helpers shared by the layers.
+// Text helpers shared by the layers: numbers in messages and files, lists of
+// names in messages, and splitting at a separator.
 #pragma once
 #include <string>
 #include <vector>
@@ -10,5 +11,8 @@ std::string fmt17(double v);
 
 /// The names separated by ", " (the "known: ..." lists of error messages).
 std::string comma_list(const std::vector<std::string>& names);
+
+/// The pieces of `s` between the separators `sep`; always at least one ("" gives {""}).
+std::vector<std::string> split(const std::string& s, char sep);
 
 }  // namespace rescue
