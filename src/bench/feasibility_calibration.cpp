@@ -82,10 +82,8 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
   t.z_sum.assign(static_cast<std::size_t>(q), 0.0);
   t.z_square.assign(static_cast<std::size_t>(q), 0.0);
   int count = 0;
-  check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", opt);
+  std::vector<double> points = recommended_configurations(opt, d, m, &count);
   if (count == 0) return t;
-  std::vector<double> points(static_cast<std::size_t>(count) * d), y(static_cast<std::size_t>(count) * m);
-  check(rescue_pareto(opt, points.data(), y.data(), count, &count), "rescue_pareto", opt);
   t.set_hv = inferred_hypervolume(problem, points);
   // Moves in the unit cube, clipped to it; integer options are rounded on the way back.
   std::vector<double> u(d), v(d), x(d);

@@ -14,6 +14,7 @@
 
 #include "bench/batch_rounds.hpp"
 #include "bench/blas_core.hpp"
+#include "bench/capi_handles.hpp"
 #include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
 #include "bench/feasibility_calibration.hpp"
@@ -62,14 +63,8 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     std::vector<double> data(static_cast<std::size_t>(rows) * width);
     bool ok = rescue_problem_sample_observational(p, rows, seed, data.data(), width) == RESCUE_OK &&
               rescue_add_observational(o, data.data(), rows, width) == RESCUE_OK;
-    // One graph as text (the size query, then the copy); false on an error.
     auto graph = [o](int format, int as_discovered, std::string* text) {
-      std::size_t len = 0;
-      if (rescue_causal_graph(o, format, as_discovered, nullptr, 0, &len) != RESCUE_OK) return false;
-      text->assign(len + 1, '\0');
-      if (rescue_causal_graph(o, format, as_discovered, text->data(), text->size(), &len) != RESCUE_OK) return false;
-      text->resize(len);
-      return true;
+      return rescue::bench::causal_graph_text(o, format, as_discovered, text) == RESCUE_OK;
     };
     ok = ok && graph(RESCUE_GRAPH_DOT, 0, &g->dot) && graph(RESCUE_GRAPH_JSON, 0, &g->fitted) &&
          graph(RESCUE_GRAPH_JSON, 1, &g->discovered);
