@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/sampling.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -64,28 +65,13 @@ Evaluation ModelProblem::evaluate_noisy(const double* x, double s, Rng& rng) con
   return e;
 }
 
-void ModelProblem::draw_input(Rng& rng, double* x, double& s) const {
-  const auto& opts = spec_.options();
-  for (std::size_t i = 0; i < opts.size(); ++i) {
-    const OptionSpec& o = opts[i];
-    if (o.kind == OptionKind::Integer) {
-      const double lo = std::ceil(o.lower), hi = std::floor(o.upper);
-      x[i] = lo + static_cast<double>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1));
-    } else if (o.kind == OptionKind::LogScale) {
-      x[i] = std::exp(rng.uniform(std::log(o.lower), std::log(o.upper)));
-    } else {
-      x[i] = rng.uniform(o.lower, o.upper);
-    }
-  }
-  const FidelitySpec& f = spec_.fidelity();
-  s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
-}
-
 std::vector<double> ModelProblem::sample_observational(Rng& rng) const {
+  // The inputs: options uniform on their bounds (integers uniform among the
+  // integers), fidelity uniform on its range or among its levels.
   const int d = spec_.dim();
-  std::vector<double> row(d);
-  double s = 0.0;
-  draw_input(rng, row.data(), s);
+  std::vector<double> row = sample_configuration(spec_, rng);
+  const FidelitySpec& f = spec_.fidelity();
+  const double s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
   const Evaluation e = evaluate_noisy(row.data(), s, rng);
   row.reserve(d + 1 + e.z.size() + e.y.size() + e.g.size());
   row.push_back(s);
