@@ -42,27 +42,15 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
   Rng noise_rng = master.split();
 
   try {
+    // No parameters: gp.fidelity_levels stays the library's default here,
+    // unlike in start_run; setting it would change these runs.
     ProblemHandle ph;
-    check(rescue_problem_builtin(cfg.problem.c_str(), &ph.p), "rescue_problem_builtin", kLastError);
-    check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", ph.p);
-    check(rescue_problem_set_strategy(ph.p, cfg.strategy.c_str()), "rescue_problem_set_strategy", ph.p);
-    check(rescue_problem_set_budget(ph.p, (cfg.initial_budget + budget_rounds + 1.0) * unit),
-          "rescue_problem_set_budget", ph.p);
-    check(rescue_problem_set_initial_budget(ph.p, cfg.initial_budget * unit), "rescue_problem_set_initial_budget",
-          ph.p);
     OptimizerHandle oh;
-    check(rescue_create(ph.p, &oh.o), "rescue_create", kLastError);
+    create_optimizer({cfg.problem, seed, cfg.strategy, {}, (cfg.initial_budget + budget_rounds + 1.0) * unit,
+                      cfg.initial_budget * unit},
+                     ph, oh);
     rescue_optimizer* opt = oh.o;
-
-    if (cfg.observational_rows > 0) {
-      std::vector<double> rows;
-      const int width = d + 1 + k + m + nq;
-      for (int i = 0; i < cfg.observational_rows; ++i) {
-        const std::vector<double> row = problem->sample_observational(observational_rng);
-        rows.insert(rows.end(), row.begin(), row.end());
-      }
-      check(rescue_add_observational(opt, rows.data(), cfg.observational_rows, width), "rescue_add_observational", opt);
-    }
+    add_observational(opt, *problem, cfg.observational_rows, observational_rng);
 
     auto observe = [&](const double* x, double s, int ticket) {
       const problems::Evaluation e = problem->evaluate_noisy(x, s, noise_rng);
@@ -70,11 +58,8 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
             "rescue_observe", opt);
     };
     auto record = [&] {
-      int count = 0;
-      check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", opt);
-      std::vector<double> px(static_cast<std::size_t>(count) * d), py(static_cast<std::size_t>(count) * m);
-      if (count > 0) check(rescue_pareto(opt, px.data(), py.data(), count, &count), "rescue_pareto", opt);
-      run.log10_regret.push_back(log10_regret(hv_max, inferred_hypervolume(*problem, px)));
+      const double hv = inferred_hypervolume(*problem, recommended_configurations(opt, d, m));
+      run.log10_regret.push_back(log10_regret(hv_max, hv));
       double spent = 0.0;
       rescue_budget(opt, &spent, nullptr, nullptr);
       run.cost.push_back(spent / unit);

@@ -48,9 +48,40 @@ double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std
   return moo::hypervolume(points, static_cast<std::size_t>(m), ref);
 }
 
+void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer) {
+  check(rescue_problem_builtin(settings.problem.c_str(), &problem.p), "rescue_problem_builtin", kLastError);
+  rescue_problem* p = problem.p;
+  check(rescue_problem_set_seed(p, static_cast<unsigned>(settings.seed)), "rescue_problem_set_seed", p);
+  check(rescue_problem_set_strategy(p, settings.strategy.c_str()), "rescue_problem_set_strategy", p);
+  for (const auto& [key, value] : settings.params)
+    check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", p);
+  if (settings.budget) check(rescue_problem_set_budget(p, *settings.budget), "rescue_problem_set_budget", p);
+  if (settings.initial_budget)
+    check(rescue_problem_set_initial_budget(p, *settings.initial_budget), "rescue_problem_set_initial_budget", p);
+  check(rescue_create(p, &optimizer.o), "rescue_create", kLastError);
+}
+
+double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng) {
+  if (rows <= 0) return 0.0;
+  const ProblemSpec& spec = problem.spec();
+  const int d = spec.dim();
+  const int width = d + 1 + spec.num_indicators() + spec.num_objectives() + spec.num_constraints();
+  const std::vector<double> data = problems::sample_observational(problem, rows, rng);
+  if (data.size() != static_cast<std::size_t>(rows) * width)
+    fail(Status::Internal, "observational row of unexpected width");
+  const double unit = spec.target_cost();
+  double cost = 0.0;
+  for (int i = 0; i < rows; ++i) {
+    const double* row = data.data() + static_cast<std::size_t>(i) * width;
+    cost += spec.cost(row, row[d]) / unit;
+  }
+  check(rescue_add_observational(opt, data.data(), rows, width), "rescue_add_observational", opt);
+  return cost;
+}
+
 std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::BenchmarkProblem& problem) {
   const ProblemSpec& spec = problem.spec();
-  const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
+  const int d = spec.dim();
   const double unit = spec.target_cost();
   auto start = std::make_unique<RunStart>();
 
@@ -61,27 +92,24 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
   Rng observational_rng = master.split();
   start->noise = master.split();
 
-  ProblemHandle& ph = start->problem;
-  check(rescue_problem_builtin(rs.problem.c_str(), &ph.p), "rescue_problem_builtin", kLastError);
-  check(rescue_problem_set_seed(ph.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed", ph.p);
   // A variant runs its library strategy with its own parameters.
   const StrategyVariant variant =
       rs.variant.empty() ? StrategyVariant{rs.strategy, rs.strategy, {}, -1, DagChoice::Learned} : parse_definition(rs.strategy, rs.variant);
-  check(rescue_problem_set_strategy(ph.p, variant.strategy.c_str()), "rescue_problem_set_strategy", ph.p);
   // The measuring recommender is the same for every strategy; a larger set
   // lowers the floor that a finite set puts under the regret of a continuous front.
-  if (rs.recommend_points > 0)
-    for (const char* key : {"recommend.population", "recommend.points"})
-      check(rescue_problem_set_param(ph.p, key, rs.recommend_points), "rescue_problem_set_param", ph.p);
+  auto add_recommend_points = [&](OptimizerSettings& settings) {
+    if (rs.recommend_points > 0)
+      for (const char* key : {"recommend.population", "recommend.points"})
+        settings.params.emplace_back(key, rs.recommend_points);
+  };
+  OptimizerSettings own{rs.problem, rs.seed, variant.strategy, {}, (rs.initial_budget + rs.budget) * unit,
+                        rs.initial_budget * unit};
+  add_recommend_points(own);
   // Without the shared recommender the strategy's own recommender is the
   // measure, and it must be the shared one's: fidelity levels at their values.
-  if (!rs.shared_recommender)
-    check(rescue_problem_set_param(ph.p, "gp.fidelity_levels", 0), "rescue_problem_set_param", ph.p);
-  for (const auto& [key, value] : variant.params)
-    check(rescue_problem_set_param(ph.p, key.c_str(), value), "rescue_problem_set_param", ph.p);
-  check(rescue_problem_set_budget(ph.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", ph.p);
-  check(rescue_problem_set_initial_budget(ph.p, rs.initial_budget * unit), "rescue_problem_set_initial_budget", ph.p);
-  check(rescue_create(ph.p, &start->strategy.o), "rescue_create", kLastError);
+  if (!rs.shared_recommender) own.params.emplace_back("gp.fidelity_levels", 0.0);
+  own.params.insert(own.params.end(), variant.params.begin(), variant.params.end());
+  create_optimizer(own, start->problem, start->strategy);
   rescue_optimizer* opt = start->strategy.o;
 
   // The library's cost unit must be the one the budget was stated in.
@@ -95,28 +123,15 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
                                  std::to_string(c) + ")");
   }
 
-  if (rs.observational_rows > 0) {
-    std::vector<double> rows;
-    const int width = d + 1 + k + m + q;
-    for (int i = 0; i < rs.observational_rows; ++i) {
-      const std::vector<double> row = problem.sample_observational(observational_rng);
-      if (static_cast<int>(row.size()) != width) fail(Status::Internal, "observational row of unexpected width");
-      start->observational_cost += spec.cost(row.data(), row[d]) / unit;
-      rows.insert(rows.end(), row.begin(), row.end());
-    }
-    check(rescue_add_observational(opt, rows.data(), rs.observational_rows, width), "rescue_add_observational", opt);
-  }
+  start->observational_cost = add_observational(opt, problem, rs.observational_rows, observational_rng);
   if (variant.dag == DagChoice::True)
     check(rescue_set_dag(opt, true_dag_json(problem).c_str()), "rescue_set_dag", opt);
   if (variant.dag == DagChoice::Shuffled) {
     // The ablation's wrong causal model: what the observational data teach,
     // with every node's parents redrawn (bench/variant.hpp).
     if (rs.observational_rows <= 0) fail(Status::InvalidArgument, "dag=shuffled needs observational data");
-    std::size_t len = 0;
-    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, nullptr, 0, &len), "rescue_causal_graph", opt);
-    std::string graph(len + 1, '\0');
-    check(rescue_causal_graph(opt, RESCUE_GRAPH_JSON, 0, &graph[0], graph.size(), &len), "rescue_causal_graph", opt);
-    graph.resize(len);
+    std::string graph;
+    check(causal_graph_text(opt, RESCUE_GRAPH_JSON, 0, &graph), "rescue_causal_graph", opt);
     check(rescue_set_dag(opt, shuffled_dag_json(graph, rs.seed).c_str()), "rescue_set_dag", opt);
   }
 
@@ -125,19 +140,13 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
   // optimizer running one, fed the same evaluations, measures a strategy whose
   // own model is something else.
   if (rs.shared_recommender) {
-    ProblemHandle& sp = start->shadow_problem;
-    check(rescue_problem_builtin(rs.problem.c_str(), &sp.p), "rescue_problem_builtin", kLastError);
-    check(rescue_problem_set_seed(sp.p, static_cast<unsigned>(rs.seed)), "rescue_problem_set_seed", sp.p);
-    check(rescue_problem_set_strategy(sp.p, "random"), "rescue_problem_set_strategy", sp.p);
     // The measure stays the one every committed result was measured by: the
     // fidelity levels where their values put them, where the library now
     // learns their places by default (docs/results/README.md).
-    check(rescue_problem_set_param(sp.p, "gp.fidelity_levels", 0), "rescue_problem_set_param", sp.p);
-    check(rescue_problem_set_budget(sp.p, (rs.initial_budget + rs.budget) * unit), "rescue_problem_set_budget", sp.p);
-    if (rs.recommend_points > 0)
-      for (const char* key : {"recommend.population", "recommend.points"})
-        check(rescue_problem_set_param(sp.p, key, rs.recommend_points), "rescue_problem_set_param", sp.p);
-    check(rescue_create(sp.p, &start->shadow.o), "rescue_create", kLastError);
+    OptimizerSettings shared{rs.problem, rs.seed, "random", {{"gp.fidelity_levels", 0.0}},
+                             (rs.initial_budget + rs.budget) * unit, std::nullopt};
+    add_recommend_points(shared);
+    create_optimizer(shared, start->shadow_problem, start->shadow);
   }
   return start;
 }
@@ -160,15 +169,8 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   const OptimizerHandle& shadow = start->shadow;
   Rng& noise_rng = start->noise;
   // Hypervolume of an optimizer's recommendation, evaluated noise-free at the target.
-  auto recommendation_hv = [&](rescue_optimizer* o, int* count_out) {
-    std::vector<double> px, py;
-    int count = 0;
-    check(rescue_pareto(o, nullptr, nullptr, 0, &count), "rescue_pareto", o);
-    px.assign(static_cast<std::size_t>(count) * d, 0.0);
-    py.assign(static_cast<std::size_t>(count) * m, 0.0);
-    if (count > 0) check(rescue_pareto(o, px.data(), py.data(), count, &count), "rescue_pareto", o);
-    if (count_out) *count_out = count;
-    return inferred_hypervolume(*problem, px);
+  auto recommendation_hv = [&](rescue_optimizer* o, int* count) {
+    return inferred_hypervolume(*problem, recommended_configurations(o, d, m, count));
   };
 
   const double total = rs.initial_budget + rs.budget;

@@ -5,8 +5,12 @@
 // noise-free at the target fidelity, infeasible ones dropped, and the
 // hypervolume and log10 regret against the stored maximum recorded.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/capi_handles.hpp"
@@ -23,6 +27,24 @@ bool feasible(const ProblemSpec& spec, const std::vector<double>& g);
 /// evaluated noise-free at the target fidelity, with the problem's reference
 /// point (maximized objectives negated, minimization convention).
 double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs);
+
+/// An optimizer as the harness makes it through the C ABI: a built-in problem
+/// with this seed and strategy, these parameters set in this order, and the
+/// budgets that are given (the library's defaults for the others).
+struct OptimizerSettings {
+  std::string problem;
+  std::uint64_t seed = 0;
+  std::string strategy;
+  std::vector<std::pair<std::string, double>> params;
+  std::optional<double> budget, initial_budget;
+};
+/// Makes `settings`' problem into `problem` and its optimizer into `optimizer`;
+/// throws Error with the message of the call that failed.
+void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer);
+
+/// Gives `opt` `rows` observational rows of `problem` drawn from `rng`
+/// (problems::sample_observational); returns their cost in target units.
+double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng);
 
 /// A run before its first suggestion: the strategy's optimizer (its variant's
 /// parameters, the observational rows, its causal graph), the shared

@@ -12,6 +12,17 @@
 
 namespace rescue::bench {
 
+namespace {
+
+// Adds `from` into `into` element by element, `into` first grown to `from`'s size.
+template <class T>
+void add_into(std::vector<T>& into, const std::vector<T>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), T{});
+  for (std::size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
+}  // namespace
+
 void CalibrationTally::add(double probability, bool truly_feasible) {
   const int bin = std::clamp(static_cast<int>(std::floor(10.0 * probability)), 0, 9);
   ++points[static_cast<std::size_t>(bin)];
@@ -42,24 +53,11 @@ void CalibrationTally::merge(const CalibrationTally& other) {
   set_feasible += other.set_feasible;
   set_probability += other.set_probability;
   set_hv += other.set_hv;
-  if (z_sum.size() < other.z_sum.size()) {
-    z_sum.resize(other.z_sum.size(), 0.0);
-    z_square.resize(other.z_sum.size(), 0.0);
-  }
-  for (std::size_t c = 0; c < other.z_sum.size(); ++c) {
-    z_sum[c] += other.z_sum[c];
-    z_square[c] += other.z_square[c];
-  }
-  if (held_sum.size() < other.held_sum.size()) {
-    held_sum.resize(other.held_sum.size(), 0.0);
-    held_square.resize(other.held_sum.size(), 0.0);
-    held_count.resize(other.held_sum.size(), 0);
-  }
-  for (std::size_t c = 0; c < other.held_sum.size(); ++c) {
-    held_sum[c] += other.held_sum[c];
-    held_square[c] += other.held_square[c];
-    held_count[c] += other.held_count[c];
-  }
+  add_into(z_sum, other.z_sum);
+  add_into(z_square, other.z_square);
+  add_into(held_sum, other.held_sum);
+  add_into(held_square, other.held_square);
+  add_into(held_count, other.held_count);
   runs += other.runs;
 }
 
@@ -82,10 +80,8 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
   t.z_sum.assign(static_cast<std::size_t>(q), 0.0);
   t.z_square.assign(static_cast<std::size_t>(q), 0.0);
   int count = 0;
-  check(rescue_pareto(opt, nullptr, nullptr, 0, &count), "rescue_pareto", opt);
+  std::vector<double> points = recommended_configurations(opt, d, m, &count);
   if (count == 0) return t;
-  std::vector<double> points(static_cast<std::size_t>(count) * d), y(static_cast<std::size_t>(count) * m);
-  check(rescue_pareto(opt, points.data(), y.data(), count, &count), "rescue_pareto", opt);
   t.set_hv = inferred_hypervolume(problem, points);
   // Moves in the unit cube, clipped to it; integer options are rounded on the way back.
   std::vector<double> u(d), v(d), x(d);

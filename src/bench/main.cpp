@@ -2,7 +2,6 @@
 // protocol (docs/results/README.md), or recomputes the stored maximum
 // hypervolumes (--check-max-hv).
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 
 #include "bench/batch_rounds.hpp"
 #include "bench/blas_core.hpp"
+#include "bench/capi_handles.hpp"
 #include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
 #include "bench/feasibility_calibration.hpp"
@@ -24,6 +24,7 @@
 #include "problems/benchmark_problem.hpp"
 #include "problems/max_hypervolume.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include "rescue.h"
 
@@ -33,12 +34,6 @@ std::string joined(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
-}
-
-std::string g17(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 
 // Writes the causal graph the "rescue" strategy learns from each problem's
@@ -59,7 +54,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     if (rescue_problem_builtin(name.c_str(), &p) != RESCUE_OK || rescue_problem_set_strategy(p, "rescue") != RESCUE_OK ||
         (repair >= 0.0 && rescue_problem_set_param(p, "rescue.repair", repair) != RESCUE_OK) ||
         rescue_create(p, &o) != RESCUE_OK) {
-      std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : g17(repair)) << "): " << rescue_last_error() << "\n";
+      std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : rescue::fmt17(repair)) << "): " << rescue_last_error() << "\n";
       rescue_problem_free(p);
       return false;
     }
@@ -68,18 +63,12 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     std::vector<double> data(static_cast<std::size_t>(rows) * width);
     bool ok = rescue_problem_sample_observational(p, rows, seed, data.data(), width) == RESCUE_OK &&
               rescue_add_observational(o, data.data(), rows, width) == RESCUE_OK;
-    // One graph as text (the size query, then the copy); false on an error.
     auto graph = [o](int format, int as_discovered, std::string* text) {
-      std::size_t len = 0;
-      if (rescue_causal_graph(o, format, as_discovered, nullptr, 0, &len) != RESCUE_OK) return false;
-      text->assign(len + 1, '\0');
-      if (rescue_causal_graph(o, format, as_discovered, text->data(), text->size(), &len) != RESCUE_OK) return false;
-      text->resize(len);
-      return true;
+      return rescue::bench::causal_graph_text(o, format, as_discovered, text) == RESCUE_OK;
     };
     ok = ok && graph(RESCUE_GRAPH_DOT, 0, &g->dot) && graph(RESCUE_GRAPH_JSON, 0, &g->fitted) &&
          graph(RESCUE_GRAPH_JSON, 1, &g->discovered);
-    if (!ok) std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : g17(repair)) << "): " << rescue_errmsg(o) << "\n";
+    if (!ok) std::cerr << "rescue-bench: " << name << " (rescue.repair = " << (repair < 0.0 ? std::string("default") : rescue::fmt17(repair)) << "): " << rescue_errmsg(o) << "\n";
     rescue_destroy(o);
     rescue_problem_free(p);
     return ok;
@@ -166,15 +155,15 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
       std::cerr << "  " << line << "\n";
     });
     std::ostringstream out;
-    out << names[i] << ": recomputed " << g17(res.value) << " (precision " << g17(res.precision) << ", "
+    out << names[i] << ": recomputed " << rescue::fmt17(res.value) << " (precision " << rescue::fmt17(res.precision) << ", "
         << res.evaluations << " evaluations, front of " << res.front_size << " points; " << res.method << ")\n";
-    rows[i] = "      {\"" + names[i] + "\", " + g17(res.value) + ", " + g17(res.precision) + ",\n       \"" +
+    rows[i] = "      {\"" + names[i] + "\", " + rescue::fmt17(res.value) + ", " + rescue::fmt17(res.precision) + ",\n       \"" +
               res.method + "\",\n       " + std::to_string(res.evaluations) + "},";
     try {
       const auto& stored = rescue::problems::max_hypervolume(names[i]);
       const bool ok = res.value <= stored.value + stored.precision;
-      out << "  stored " << g17(stored.value) << " (precision " << g17(stored.precision) << "): recomputed - stored = "
-          << g17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";
+      out << "  stored " << rescue::fmt17(stored.value) << " (precision " << rescue::fmt17(stored.precision) << "): recomputed - stored = "
+          << rescue::fmt17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";
       failed[i] = ok ? 0 : 1;
     } catch (const rescue::Error& e) {
       out << "  FAIL: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "bench/regret_curve.hpp"
 #include "bench/statistics.hpp"
@@ -43,6 +44,18 @@ void render_script(const std::string& script, const std::string& stem, std::vect
                             script + "' > /dev/null 2>&1";
     if (std::system(cmd.c_str()) == 0) images.push_back(out);
   }
+}
+
+// One plot: its data as <stem>.dat, closed before gnuplot reads it, its script
+// as <stem>.gp, and the script rendered when `render` is set.
+void write_plot(const std::string& stem, const std::string& data, const std::string& script, bool render,
+                std::vector<std::string>& images) {
+  for (const auto& [ext, text] : {std::pair{".dat", &data}, std::pair{".gp", &script}}) {
+    std::ofstream f;
+    open_or_fail(f, stem + ext);
+    f << *text;
+  }
+  if (render) render_script(stem + ".gp", stem, images);
 }
 
 }  // namespace
@@ -97,8 +110,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
   // 1. Best log10 regret vs cumulative cost.
   {
     const auto rows = regret_bands(runs, strategies, 201);
-    std::ofstream f;
-    open_or_fail(f, stem + "-regret.dat");
+    std::ostringstream f;
     f << "# cost";
     for (const auto& s : strategies) f << ' ' << s << ".mean " << s << ".sd";
     f << '\n';
@@ -106,9 +118,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       for (std::size_t j = 0; j < row.size(); ++j) f << (j ? " " : "") << row[j];
       f << '\n';
     }
-    f.close();  // gnuplot reads the data file
-    std::ofstream g;
-    open_or_fail(g, stem + "-regret.gp");
+    std::ostringstream g;
     g << "set title '" << problem << ": best log10 hypervolume regret (mean +- 1 sd over seeds)' noenhanced\n"
       << "set xlabel 'cumulative cost (target-fidelity evaluations)'\nset ylabel 'best log10 HV regret'\n"
       << "set key top right noenhanced\nset grid\nset style fill transparent solid 0.18 noborder\n"
@@ -121,8 +131,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
         << " with lines lw 2 lc rgb '" << color(i) << "' title '" << strategies[i] << "'";
     }
     g << "\n";
-    g.close();
-    if (render) render_script(stem + "-regret.gp", stem + "-regret", images);
+    write_plot(stem + "-regret", f.str(), g.str(), render, images);
   }
 
   // 2. Distribution of chosen fidelities (the strategy's own queries), as the
@@ -136,8 +145,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       }
     if (!(hi > lo)) hi = lo + 1.0;
     const int bins = 10;
-    std::ofstream f;
-    open_or_fail(f, stem + "-fidelity.dat");
+    std::ostringstream f;
     f << "# bin_centre";
     for (const auto& s : strategies) f << ' ' << s;
     f << '\n';
@@ -160,9 +168,7 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       for (std::size_t i = 0; i < strategies.size(); ++i) f << ' ' << share[i][b];
       f << '\n';
     }
-    f.close();  // gnuplot reads the data file
-    std::ofstream g;
-    open_or_fail(g, stem + "-fidelity.gp");
+    std::ostringstream g;
     g << "set title '" << problem << ": chosen fidelities (after the initial design)' noenhanced\n"
       << "set xlabel 'fidelity'\nset ylabel 'share of queries'\nset key top center noenhanced\nset grid\n"
       << "set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
@@ -171,14 +177,12 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
       g << (i ? ", " : "") << "'" << stem << "-fidelity.dat' using " << i + 2 << ":xtic(sprintf('%.2f', $1)) lc rgb '"
         << color(i) << "' title '" << strategies[i] << "'";
     g << "\n";
-    g.close();
-    if (render) render_script(stem + "-fidelity.gp", stem + "-fidelity", images);
+    write_plot(stem + "-fidelity", f.str(), g.str(), render, images);
   }
 
   // 3. Constraint-violation rates: as observed, and of the chosen x at the target.
   {
-    std::ofstream f;
-    open_or_fail(f, stem + "-violations.dat");
+    std::ostringstream f;
     f << "# strategy observed at_target\n";
     for (const auto& s : strategies) {
       double n = 0, v = 0, vt = 0;
@@ -190,17 +194,14 @@ std::vector<std::string> write_problem_plots(const std::string& dir, const std::
         }
       f << s << ' ' << (n > 0 ? v / n : 0.0) << ' ' << (n > 0 ? vt / n : 0.0) << '\n';
     }
-    f.close();  // gnuplot reads the data file
-    std::ofstream g;
-    open_or_fail(g, stem + "-violations.gp");
+    std::ostringstream g;
     g << "set title '" << problem << ": constraint-violation rate of the queries' noenhanced\n"
       << "set ylabel 'share of queries'\nset yrange [0:1]\nset key top right noenhanced\nset grid ytics\n"
       << "set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
       << "plot '" << stem << "-violations.dat' using 2:xtic(1) lc rgb '" << color(0)
       << "' title 'observed (at the chosen fidelity)', '' using 3 lc rgb '" << color(1)
       << "' title 'chosen x at the target fidelity'\n";
-    g.close();
-    if (render) render_script(stem + "-violations.gp", stem + "-violations", images);
+    write_plot(stem + "-violations", f.str(), g.str(), render, images);
   }
   return images;
 }

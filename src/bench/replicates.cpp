@@ -7,6 +7,7 @@
 
 #include "bench/number_format.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -24,17 +25,11 @@ ReplicateGroup parse_replicate_group(const std::string& text) {
   ReplicateGroup g;
   g.name = text.substr(0, eq);
   if (g.name.empty()) bad(text, "the name is empty");
-  const std::string list = text.substr(eq + 1);
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = list.find(',', start);
-    std::string member = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (std::string& member : split(text.substr(eq + 1), ',')) {
     if (member.empty()) bad(text, "an empty strategy name");
     if (std::find(g.members.begin(), g.members.end(), member) != g.members.end())
       bad(text, "strategy '" + member + "' is listed twice");
     g.members.push_back(std::move(member));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return g;
 }
@@ -42,6 +37,7 @@ ReplicateGroup parse_replicate_group(const std::string& text) {
 PooledSummary pool_replicates(const ProblemSummary& summary, const std::vector<ReplicateGroup>& groups) {
   PooledSummary out;
   out.problem = summary.problem;
+  std::vector<std::map<std::uint64_t, double>> pooled_by_seed;  // each pool's areas
   for (const auto& g : groups) {
     // Each member's area by seed.
     std::vector<std::map<std::uint64_t, double>> by_seed;
@@ -69,10 +65,11 @@ PooledSummary pool_replicates(const ProblemSummary& summary, const std::vector<R
       out.skipped.push_back(g.name);
       continue;
     }
+    std::map<std::uint64_t, double>& pooled = pooled_by_seed.emplace_back();
     for (const std::uint64_t seed : p.seeds) {
       double sum = 0.0;
       for (const auto& a : by_seed) sum += a.at(seed);
-      p.aur.push_back(sum / static_cast<double>(by_seed.size()));
+      p.aur.push_back(pooled[seed] = sum / static_cast<double>(by_seed.size()));
     }
     p.aur_mean = mean(p.aur);
     p.aur_sd = sample_sd(p.aur);
@@ -85,18 +82,13 @@ PooledSummary pool_replicates(const ProblemSummary& summary, const std::vector<R
         p.member_means.size() > 1 ? sample_sd(p.member_means) : std::numeric_limits<double>::quiet_NaN();
     out.pools.push_back(std::move(p));
   }
-  for (const auto& a : out.pools)
-    for (const auto& b : out.pools) {
-      if (&a == &b) continue;
+  for (std::size_t i = 0; i < out.pools.size(); ++i)
+    for (std::size_t j = 0; j < out.pools.size(); ++j) {
+      if (i == j) continue;
       std::vector<double> va, vb;
-      for (std::size_t i = 0; i < a.seeds.size(); ++i) {
-        const auto at = std::find(b.seeds.begin(), b.seeds.end(), a.seeds[i]);
-        if (at == b.seeds.end()) continue;
-        va.push_back(a.aur[i]);
-        vb.push_back(b.aur[static_cast<std::size_t>(at - b.seeds.begin())]);
-      }
+      on_common_seeds(pooled_by_seed[i], pooled_by_seed[j], &va, &vb);
       if (va.size() < 2) continue;
-      out.pairs.push_back({a.name, b.name, paired_t_test(va, vb)});
+      out.pairs.push_back({out.pools[i].name, out.pools[j].name, paired_t_test(va, vb)});
     }
   return out;
 }

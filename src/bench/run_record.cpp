@@ -3,33 +3,17 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstdio>
 #include <istream>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "bench/regret_curve.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
 namespace {
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream is(line);
-  while (std::getline(is, cell, sep)) out.push_back(cell);
-  if (!line.empty() && line.back() == sep) out.emplace_back();
-  return out;
-}
 
 [[noreturn]] void bad(int line, const std::string& why) {
   fail(Status::InvalidArgument, "run CSV, line " + std::to_string(line) + ": " + why);
@@ -59,12 +43,12 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
   const RunSpec& s = run.spec;
   out << "# rescue-bench run\n"
       << "# problem=" << s.problem << "\n# strategy=" << s.strategy << "\n# seed=" << s.seed
-      << (s.variant.empty() ? "" : "\n# variant=" + s.variant) << "\n# budget=" << num(s.budget) << "\n# initial_budget=" << num(s.initial_budget)
+      << (s.variant.empty() ? "" : "\n# variant=" + s.variant) << "\n# budget=" << fmt17(s.budget) << "\n# initial_budget=" << fmt17(s.initial_budget)
       << "\n# observational_rows=" << s.observational_rows << "\n# max_suggestions=" << s.max_suggestions
-      << "\n# recommend_every=" << num(s.recommend_every)
+      << "\n# recommend_every=" << fmt17(s.recommend_every)
       << (s.recommend_points > 0 ? "\n# recommend_points=" + std::to_string(s.recommend_points) : "")
-      << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << num(s.hv_max)
-      << "\n# target_fidelity=" << num(run.target_fidelity) << "\n# observational_cost=" << num(run.observational_cost)
+      << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << fmt17(s.hv_max)
+      << "\n# target_fidelity=" << fmt17(run.target_fidelity) << "\n# observational_cost=" << fmt17(run.observational_cost)
       << (run.blas_core.empty() ? "" : "\n# blas_core=" + run.blas_core)
       << (run.blas_threads > 0 ? "\n# blas_threads=" + std::to_string(run.blas_threads) : "") << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
@@ -74,11 +58,11 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
   double best = INFINITY;
   for (const auto& r : run.iterations) {
     best = std::min(best, r.log10_regret);
-    out << r.iteration << ',' << (r.initial ? 1 : 0) << ',' << num(r.cumulative_cost) << ',' << num(r.fidelity);
-    for (double v : r.x) out << ',' << num(v);
-    out << ',' << num(r.inferred_hv) << ',' << num(r.log10_regret) << ',' << num(best) << ',' << (r.violated ? 1 : 0)
-        << ',' << (r.violated_at_target ? 1 : 0) << ',' << num(r.suggest_seconds) << ','
-        << num(r.recommend_seconds) << ',' << r.recommended << ',' << num(r.own_inferred_hv) << '\n';
+    out << r.iteration << ',' << (r.initial ? 1 : 0) << ',' << fmt17(r.cumulative_cost) << ',' << fmt17(r.fidelity);
+    for (double v : r.x) out << ',' << fmt17(v);
+    out << ',' << fmt17(r.inferred_hv) << ',' << fmt17(r.log10_regret) << ',' << fmt17(best) << ',' << (r.violated ? 1 : 0)
+        << ',' << (r.violated_at_target ? 1 : 0) << ',' << fmt17(r.suggest_seconds) << ','
+        << fmt17(r.recommend_seconds) << ',' << r.recommended << ',' << fmt17(r.own_inferred_hv) << '\n';
   }
   if (run.complete) out << "# complete stop=" << run.stop_reason << "\n";
 }

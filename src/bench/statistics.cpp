@@ -114,4 +114,14 @@ double relative_gain(double a, double b) {
   return (b - a) / std::fabs(b);
 }
 
+void on_common_seeds(const std::map<std::uint64_t, double>& a, const std::map<std::uint64_t, double>& b,
+                     std::vector<double>* va, std::vector<double>* vb) {
+  for (const auto& [seed, v] : a) {
+    const auto it = b.find(seed);
+    if (it == b.end()) continue;
+    va->push_back(v);
+    vb->push_back(it->second);
+  }
+}
+
 }  // namespace rescue::bench

@@ -3,6 +3,8 @@
 // function, the paired t-test, Cohen's d of paired differences and the
 // relative gain of one strategy over another.
 #pragma once
+#include <cstdint>
+#include <map>
 #include <vector>
 
 namespace rescue::bench {
@@ -35,5 +37,10 @@ PairedTTest paired_t_test(const std::vector<double>& a, const std::vector<double
 /// Relative gain of a over b for a lower-is-better score: (b - a) / |b|.
 /// Throws InvalidArgument when b = 0.
 double relative_gain(double a, double b);
+
+/// Pairs two strategies' values by seed: appends to `va` and `vb` the values of
+/// `a` and `b` on the seeds both have, in ascending seed order.
+void on_common_seeds(const std::map<std::uint64_t, double>& a, const std::map<std::uint64_t, double>& b,
+                     std::vector<double>* va, std::vector<double>* vb);
 
 }  // namespace rescue::bench

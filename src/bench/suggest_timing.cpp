@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "bench/bench_run.hpp"
 #include "bench/summary.hpp"
 #include "core/sampling.hpp"
 #include "problems/benchmark_problem.hpp"
@@ -55,62 +56,41 @@ void time_one(const std::string& name, const StrategyVariant& strategy, int n, s
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
   Rng master(seed);
   Rng obs_rng = master.split(), rng = master.split();
-  rescue_problem* p = nullptr;
-  check(rescue_problem_builtin(name.c_str(), &p), "rescue_problem_builtin", kLastError);
-  rescue_optimizer* opt = nullptr;
-  try {
-    check(rescue_problem_set_seed(p, static_cast<unsigned>(seed)), "rescue_problem_set_seed", p);
-    check(rescue_problem_set_strategy(p, strategy.strategy.c_str()), "rescue_problem_set_strategy", p);
-    for (const auto& [key, value] : strategy.params)
-      check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", p);
-    check(rescue_problem_set_initial_budget(p, 0.0), "rescue_problem_set_initial_budget", p);
-    check(rescue_create(p, &opt), "rescue_create", kLastError);
-    rescue_problem_free(p);
-    p = nullptr;
-    if (rows > 0) {
-      std::vector<double> data;
-      for (int i = 0; i < rows; ++i) {
-        const auto row = problem->sample_observational(obs_rng);
-        data.insert(data.end(), row.begin(), row.end());
-      }
-      check(rescue_add_observational(opt, data.data(), rows, d + 1 + k + m + q), "rescue_add_observational", opt);
-    }
-    for (int i = 0; i + 1 < n; ++i) {
-      const std::vector<double> x = sample_configuration(spec, rng);
-      double s = spec.fidelity().target;
-      sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, std::numeric_limits<double>::infinity(), rng, &s);
-      const auto e = problem->evaluate_noisy(x.data(), s, rng);
-      check(rescue_observe_at(opt, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
-                              k ? e.z.data() : nullptr, k),
-            "rescue_observe_at", opt);
-    }
-    std::vector<double> x(d);
-    double s = 0.0;
-    int ticket = 0;
-    const Timed cold = timed_suggest(opt, x.data(), d, &s, &ticket);
+  ProblemHandle ph;
+  OptimizerHandle oh;
+  create_optimizer({name, seed, strategy.strategy, strategy.params, std::nullopt, 0.0}, ph, oh);
+  rescue_optimizer* opt = oh.o;
+  add_observational(opt, *problem, rows, obs_rng);
+  for (int i = 0; i + 1 < n; ++i) {
+    const std::vector<double> x = sample_configuration(spec, rng);
+    double s = spec.fidelity().target;
+    sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, std::numeric_limits<double>::infinity(), rng, &s);
     const auto e = problem->evaluate_noisy(x.data(), s, rng);
-    check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
-          "rescue_observe", opt);
-    Timed warm;
-    for (int w = 0; w < kWarm; ++w) {
-      const Timed t = timed_suggest(opt, x.data(), d, &s, &ticket);
-      warm.wall += t.wall / kWarm;
-      warm.cpu += t.cpu / kWarm;
-      if (w + 1 == kWarm) break;
-      const auto ew = problem->evaluate_noisy(x.data(), s, rng);
-      check(rescue_observe(opt, ticket, ew.y.data(), m, q ? ew.g.data() : nullptr, q, k ? ew.z.data() : nullptr, k),
-            "rescue_observe", opt);
-    }
-    rescue_cancel(opt, ticket);
-    rescue_destroy(opt);
-    out->seconds.push_back(cold.wall);
-    out->warm_seconds.push_back(warm.wall);
-    out->warm_cpu_seconds.push_back(warm.cpu);
-  } catch (...) {
-    rescue_problem_free(p);
-    rescue_destroy(opt);
-    throw;
+    check(rescue_observe_at(opt, x.data(), d, s, e.y.data(), m, q ? e.g.data() : nullptr, q,
+                            k ? e.z.data() : nullptr, k),
+          "rescue_observe_at", opt);
   }
+  std::vector<double> x(d);
+  double s = 0.0;
+  int ticket = 0;
+  const Timed cold = timed_suggest(opt, x.data(), d, &s, &ticket);
+  const auto e = problem->evaluate_noisy(x.data(), s, rng);
+  check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
+        "rescue_observe", opt);
+  Timed warm;
+  for (int w = 0; w < kWarm; ++w) {
+    const Timed t = timed_suggest(opt, x.data(), d, &s, &ticket);
+    warm.wall += t.wall / kWarm;
+    warm.cpu += t.cpu / kWarm;
+    if (w + 1 == kWarm) break;
+    const auto ew = problem->evaluate_noisy(x.data(), s, rng);
+    check(rescue_observe(opt, ticket, ew.y.data(), m, q ? ew.g.data() : nullptr, q, k ? ew.z.data() : nullptr, k),
+          "rescue_observe", opt);
+  }
+  rescue_cancel(opt, ticket);
+  out->seconds.push_back(cold.wall);
+  out->warm_seconds.push_back(warm.wall);
+  out->warm_cpu_seconds.push_back(warm.cpu);
 }
 
 }  // namespace

@@ -163,15 +163,9 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
   for (const auto& a : ps.strategies) {
     for (const auto& b : ps.strategies) {
       if (a.strategy == b.strategy) continue;
-      // The values of a and b on their common seeds.
       auto common_seeds = [&](std::map<std::string, std::map<std::uint64_t, double>>& by_seed,
                               std::vector<double>* va, std::vector<double>* vb) {
-        for (const auto& [seed, v] : by_seed[a.strategy]) {
-          auto it = by_seed[b.strategy].find(seed);
-          if (it == by_seed[b.strategy].end()) continue;
-          va->push_back(v);
-          vb->push_back(it->second);
-        }
+        on_common_seeds(by_seed[a.strategy], by_seed[b.strategy], va, vb);
       };
       std::vector<double> va, vb;
       common_seeds(aur_by_seed, &va, &vb);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -13,6 +12,7 @@
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -20,23 +20,6 @@ namespace {
 
 [[noreturn]] void bad(const std::string& text, const std::string& why) {
   fail(Status::InvalidArgument, "strategy variant '" + text + "': " + why);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string::npos ? std::string::npos : at - start));
-    if (at == std::string::npos) return out;
-    start = at + 1;
-  }
-}
-
-std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 
 // Whether the library knows a strategy by this name (asked through the C ABI,
@@ -53,7 +36,7 @@ bool library_strategy(const std::string& name) {
 
 std::string StrategyVariant::definition() const {
   std::string d = strategy;
-  for (const auto& [key, value] : params) d += ":" + key + "=" + exact(value);
+  for (const auto& [key, value] : params) d += ":" + key + "=" + fmt17(value);
   if (observational_rows >= 0) d += ":observational=" + std::to_string(observational_rows);
   if (dag == DagChoice::Shuffled) d += ":dag=shuffled";
   if (dag == DagChoice::True) d += ":dag=true";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue {
 
@@ -203,10 +204,8 @@ void check_parameter(const std::string& name, double value) {
     case ParameterKind::Open: ok = value > p.lo && value < p.hi; break;
   }
   if (ok) return;
-  std::ostringstream msg;
-  msg.precision(17);
-  msg << "parameter '" << name << "' = " << value << " is outside its values: " << parameter_domain_text(p);
-  fail(Status::OutOfRange, msg.str());
+  fail(Status::OutOfRange,
+       "parameter '" + name + "' = " + fmt17(value) + " is outside its values: " + parameter_domain_text(p));
 }
 
 }  // namespace rescue

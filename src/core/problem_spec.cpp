@@ -2,23 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "core/parameters.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 namespace rescue {
 namespace {
 
-std::string fmt(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
-
 void require_finite(double v, const std::string& what) {
-  if (!std::isfinite(v)) fail(Status::NonFinite, what + " must be finite (got " + fmt(v) + ")");
+  if (!std::isfinite(v)) fail(Status::NonFinite, what + " must be finite (got " + fmt17(v) + ")");
 }
 
 }  // namespace
@@ -68,8 +61,8 @@ void ProblemSpec::add_option(const std::string& name, double lower, double upper
   require_finite(lower, "lower bound of option '" + name + "'");
   require_finite(upper, "upper bound of option '" + name + "'");
   if (!(lower < upper))
-    fail(Status::InvalidArgument, "option '" + name + "': lower bound " + fmt(lower) +
-                                      " must be below upper bound " + fmt(upper));
+    fail(Status::InvalidArgument, "option '" + name + "': lower bound " + fmt17(lower) +
+                                      " must be below upper bound " + fmt17(upper));
   // Configurations are scaled by the width; beyond DBL_MAX it is infinite.
   if (!std::isfinite(upper - lower))
     fail(Status::OutOfRange, "option '" + name + "': the width upper - lower of its bounds must be finite");
@@ -98,7 +91,7 @@ void ProblemSpec::set_fidelity_range(double lower, double upper, double target) 
   if (!(lower < upper)) fail(Status::InvalidArgument, "fidelity range needs lower < upper");
   if (!std::isfinite(upper - lower)) fail(Status::OutOfRange, "the fidelity range's width upper - lower must be finite");
   if (target < lower || target > upper)
-    fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is outside [" + fmt(lower) + ", " + fmt(upper) + "]");
+    fail(Status::OutOfRange, "target fidelity " + fmt17(target) + " is outside [" + fmt17(lower) + ", " + fmt17(upper) + "]");
   if (cost_.kind == CostKind::PerLevel)
     fail(Status::InvalidState, "per-level costs need discrete fidelity levels; set the cost model again after changing fidelity");
   fidelity_ = FidelitySpec{false, lower, upper, {}, target};
@@ -115,7 +108,7 @@ void ProblemSpec::set_fidelity_levels(const std::vector<double>& levels, double 
   if (!std::isfinite(sorted.back() - sorted.front()))
     fail(Status::OutOfRange, "the fidelity levels must span a finite width (highest - lowest)");
   if (std::find(sorted.begin(), sorted.end(), target) == sorted.end())
-    fail(Status::OutOfRange, "target fidelity " + fmt(target) + " is not one of the levels");
+    fail(Status::OutOfRange, "target fidelity " + fmt17(target) + " is not one of the levels");
   if (cost_.kind == CostKind::PerLevel && cost_.level_costs.size() != sorted.size())
     fail(Status::InvalidState, "per-level costs were set for a different number of levels");
   fidelity_ = FidelitySpec{true, sorted.front(), sorted.back(), sorted, target};
@@ -126,7 +119,7 @@ void ProblemSpec::set_cost_exponential(double rate) {
   // exp(rate * u) for u in [0, 1] must stay a finite positive number, as must
   // the costs saved in checkpoints.
   if (std::abs(rate) > kMaxCostRate)
-    fail(Status::OutOfRange, "cost rate " + fmt(rate) + " is outside [-" + fmt(kMaxCostRate) + ", " + fmt(kMaxCostRate) +
+    fail(Status::OutOfRange, "cost rate " + fmt17(rate) + " is outside [-" + fmt17(kMaxCostRate) + ", " + fmt17(kMaxCostRate) +
                                  "]: exp(rate) would overflow or vanish");
   cost_ = CostModel{};
   cost_.rate = rate;
@@ -191,11 +184,8 @@ void ProblemSpec::set_reference_point(const std::vector<double>& ref) {
 
 void ProblemSpec::set_strategy(const std::string& name) {
   const auto& names = strategy_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    fail(Status::UnknownName, "unknown strategy '" + name + "' (known: " + known + ")");
-  }
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    fail(Status::UnknownName, "unknown strategy '" + name + "' (known: " + comma_list(names) + ")");
   strategy_ = name;
 }
 
@@ -269,7 +259,7 @@ double ProblemSpec::cost(const double* x, double s) const {
       return std::exp(cost_.rate * fidelity_.unit(s));
     case CostKind::PerLevel: {
       const int i = fidelity_.level_index(s);
-      if (i < 0) fail(Status::OutOfRange, "fidelity " + fmt(s) + " is not one of the levels");
+      if (i < 0) fail(Status::OutOfRange, "fidelity " + fmt17(s) + " is not one of the levels");
       return cost_.level_costs[i];
     }
     case CostKind::Callback: {
@@ -278,7 +268,7 @@ double ProblemSpec::cost(const double* x, double s) const {
                                    "set it again with rescue_set_cost_callback)");
       const double c = cost_.callback(x, dim(), s, cost_.user);
       if (!std::isfinite(c) || c <= 0.0)
-        fail(Status::Callback, "the cost callback returned " + fmt(c) + " at fidelity " + fmt(s) +
+        fail(Status::Callback, "the cost callback returned " + fmt17(c) + " at fidelity " + fmt17(s) +
                                    "; costs must be finite and positive");
       return c;
     }
@@ -299,12 +289,12 @@ void ProblemSpec::check_config(const double* x) const {
   for (std::size_t i = 0; i < options_.size(); ++i) {
     const auto& o = options_[i];
     if (!std::isfinite(x[i]))
-      fail(Status::NonFinite, "option '" + o.name + "' is " + fmt(x[i]) + "; values must be finite");
+      fail(Status::NonFinite, "option '" + o.name + "' is " + fmt17(x[i]) + "; values must be finite");
     if (x[i] < o.lower || x[i] > o.upper)
-      fail(Status::OutOfRange, "option '" + o.name + "' = " + fmt(x[i]) + " is outside [" + fmt(o.lower) + ", " +
-                                   fmt(o.upper) + "]");
+      fail(Status::OutOfRange, "option '" + o.name + "' = " + fmt17(x[i]) + " is outside [" + fmt17(o.lower) + ", " +
+                                   fmt17(o.upper) + "]");
     if (o.kind == OptionKind::Integer && x[i] != std::round(x[i]))
-      fail(Status::InvalidArgument, "integer option '" + o.name + "' = " + fmt(x[i]) + " is not an integer");
+      fail(Status::InvalidArgument, "integer option '" + o.name + "' = " + fmt17(x[i]) + " is not an integer");
   }
 }
 

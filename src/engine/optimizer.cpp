@@ -3,25 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "core/sampling.hpp"
 #include "acq/pareto_observed.hpp"
 #include "acq/recommender.hpp"
 #include "acq/rescue_strategy.hpp"
 #include "causal/graph.hpp"
+#include "util/text.hpp"
 
 namespace rescue::engine {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string num(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
-}
+std::string num(double v) { return fmt17(v); }
 
 void check_values(const std::vector<double>& v, std::size_t expected, const char* what, bool allow_nan) {
   if (v.size() != expected)

@@ -53,7 +53,9 @@ class BenchmarkProblem {
 };
 
 /// n rows of observational data (BenchmarkProblem::sample_observational) drawn
-/// in turn from one generator seeded with `seed`, concatenated row after row.
+/// in turn from `rng`, concatenated row after row.
+std::vector<double> sample_observational(const BenchmarkProblem& problem, int n, Rng& rng);
+/// The same from one generator seeded with `seed`.
 std::vector<double> sample_observational(const BenchmarkProblem& problem, int n, std::uint64_t seed);
 
 /// Builds a built-in problem by name; throws Error(UnknownName) for an unknown one.

@@ -6,6 +6,7 @@
 #include "problems/park.hpp"
 #include "problems/robot_standin.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 namespace {
@@ -38,11 +39,9 @@ std::unique_ptr<BenchmarkProblem> make_problem(const std::string& name, const Pr
   std::string base;
   Misleading kind = misleading_kind(name, &base);
   std::unique_ptr<ModelProblem> p = make_base(base, options);
-  if (!p) {
-    std::string known;
-    for (const auto& n : problem_names()) known += (known.empty() ? "" : ", ") + n;
-    fail(Status::UnknownName, "unknown benchmark problem '" + name + "' (known: " + known + ")");
-  }
+  if (!p)
+    fail(Status::UnknownName,
+         "unknown benchmark problem '" + name + "' (known: " + comma_list(problem_names()) + ")");
   // A bias strength set on a plain name makes the problem adversarial.
   if (kind == Misleading::None && options.adversarial_bias > 0.0) kind = Misleading::Adversarial;
   const double strength = kind != Misleading::None && options.adversarial_bias == 0.0 ? 1.0 : options.adversarial_bias;

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
+#include "core/sampling.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 
@@ -58,18 +59,15 @@ Evaluation ModelProblem::evaluate(const double* x, double s) const {
   if (!x) fail(Status::NullPointer, "problem '" + name_ + "': configuration pointer is NULL");
   spec_.check_config(x);
   if (!spec_.fidelity().valid(s)) {
-    std::ostringstream os;
-    os.precision(17);
-    os << "problem '" << name_ << "': fidelity " << s << " is not valid (";
+    std::string why = "problem '" + name_ + "': fidelity " + fmt17(s) + " is not valid (";
     const FidelitySpec& f = spec_.fidelity();
     if (f.discrete) {
-      os << "levels:";
-      for (double l : f.levels) os << ' ' << l;
+      why += "levels:";
+      for (double l : f.levels) why += " " + fmt17(l);
     } else {
-      os << "range [" << f.lower << ", " << f.upper << "]";
+      why += "range [" + fmt17(f.lower) + ", " + fmt17(f.upper) + "]";
     }
-    os << ")";
-    fail(Status::OutOfRange, os.str());
+    fail(Status::OutOfRange, why + ")");
   }
   Evaluation e = model(bias_.model_input(spec_, x, s).data(), s);
   bias_.apply(spec_, x, s, e.y);
@@ -82,28 +80,13 @@ Evaluation ModelProblem::evaluate_noisy(const double* x, double s, Rng& rng) con
   return e;
 }
 
-void ModelProblem::draw_input(Rng& rng, double* x, double& s) const {
-  const auto& opts = spec_.options();
-  for (std::size_t i = 0; i < opts.size(); ++i) {
-    const OptionSpec& o = opts[i];
-    if (o.kind == OptionKind::Integer) {
-      const double lo = std::ceil(o.lower), hi = std::floor(o.upper);
-      x[i] = lo + static_cast<double>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1));
-    } else if (o.kind == OptionKind::LogScale) {
-      x[i] = std::exp(rng.uniform(std::log(o.lower), std::log(o.upper)));
-    } else {
-      x[i] = rng.uniform(o.lower, o.upper);
-    }
-  }
-  const FidelitySpec& f = spec_.fidelity();
-  s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
-}
-
 std::vector<double> ModelProblem::sample_observational(Rng& rng) const {
+  // The inputs: options uniform on their bounds (integers uniform among the
+  // integers), fidelity uniform on its range or among its levels.
   const int d = spec_.dim();
-  std::vector<double> row(d);
-  double s = 0.0;
-  draw_input(rng, row.data(), s);
+  std::vector<double> row = sample_configuration(spec_, rng);
+  const FidelitySpec& f = spec_.fidelity();
+  const double s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
   const Evaluation e = evaluate_noisy(row.data(), s, rng);
   row.reserve(d + 1 + e.z.size() + e.y.size() + e.g.size());
   row.push_back(s);

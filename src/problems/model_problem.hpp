@@ -1,6 +1,6 @@
 // Shared machinery of the built-in problems: input validation, the optional
 // misleading cheap fidelities, noise and the observational sampler. Each problem supplies
-// its noise-free model, its noise and (optionally) its input distribution.
+// its noise-free model and its noise.
 #pragma once
 #include <string>
 #include <vector>
@@ -41,10 +41,6 @@ class ModelProblem : public BenchmarkProblem {
   static void add_parents(Edges& edges, const std::string& effect, const std::vector<std::string>& causes);
   /// The graph of the noise-free model (see causal_edges()).
   virtual std::vector<std::pair<std::string, std::string>> model_edges() const = 0;
-  /// Draws the inputs of one observational row: options uniform on their
-  /// bounds (integers uniform among the integers), fidelity uniform on its
-  /// range or among its levels.
-  virtual void draw_input(Rng& rng, double* x, double& s) const;
 
   ProblemSpec spec_;
 

@@ -1,20 +1,17 @@
 #include "problems/problem_options.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::problems {
 namespace {
 
 void require_sd(double v, const char* what) {
-  if (!std::isfinite(v) || v < 0.0) {
-    std::ostringstream os;
-    os.precision(17);
-    os << what << " must be a finite standard deviation >= 0 (got " << v << ")";
-    fail(Status::InvalidArgument, os.str());
-  }
+  if (!std::isfinite(v) || v < 0.0)
+    fail(Status::InvalidArgument,
+         std::string(what) + " must be a finite standard deviation >= 0 (got " + fmt17(v) + ")");
 }
 
 }  // namespace
@@ -53,11 +50,8 @@ void ProblemOptions::set(const std::string& key, double value) {
   else if (key == "energy_sd") next.energy_sd = value;
   else if (key == "completion_sd") next.completion_sd = value;
   else if (key == "adversarial_bias") next.adversarial_bias = value;
-  else {
-    std::string known;
-    for (const auto& k : keys()) known += (known.empty() ? "" : ", ") + k;
-    fail(Status::UnknownName, "unknown problem parameter '" + key + "' (known: " + known + ")");
-  }
+  else
+    fail(Status::UnknownName, "unknown problem parameter '" + key + "' (known: " + comma_list(keys()) + ")");
   next.validate();
   *this = next;
 }
