@@ -48,11 +48,19 @@ double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std
   return moo::hypervolume(points, static_cast<std::size_t>(m), ref);
 }
 
-void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer) {
+void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer,
+                      std::optional<double> only_fidelity) {
   check(rescue_problem_builtin(settings.problem.c_str(), &problem.p), "rescue_problem_builtin", kLastError);
   rescue_problem* p = problem.p;
   check(rescue_problem_set_seed(p, static_cast<unsigned>(settings.seed)), "rescue_problem_set_seed", p);
   check(rescue_problem_set_strategy(p, settings.strategy.c_str()), "rescue_problem_set_strategy", p);
+  if (only_fidelity) {
+    // Per-level costs would not fit a single level; with one level the
+    // exponential model costs 1 per evaluation.
+    const double s = *only_fidelity;
+    check(rescue_problem_set_cost_exponential(p, 4.8), "rescue_problem_set_cost_exponential", p);
+    check(rescue_problem_set_fidelity_levels(p, &s, 1, s), "rescue_problem_set_fidelity_levels", p);
+  }
   for (const auto& [key, value] : settings.params)
     check(rescue_problem_set_param(p, key.c_str(), value), "rescue_problem_set_param", p);
   if (settings.budget) check(rescue_problem_set_budget(p, *settings.budget), "rescue_problem_set_budget", p);
@@ -61,7 +69,8 @@ void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem,
   check(rescue_create(p, &optimizer.o), "rescue_create", kLastError);
 }
 
-double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng) {
+double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng,
+                         bool target_only) {
   if (rows <= 0) return 0.0;
   const ProblemSpec& spec = problem.spec();
   const int d = spec.dim();
@@ -71,11 +80,15 @@ double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem
     fail(Status::Internal, "observational row of unexpected width");
   const double unit = spec.target_cost();
   double cost = 0.0;
+  std::vector<double> given;
   for (int i = 0; i < rows; ++i) {
     const double* row = data.data() + static_cast<std::size_t>(i) * width;
+    if (target_only && row[d] != spec.fidelity().target) continue;
     cost += spec.cost(row, row[d]) / unit;
+    given.insert(given.end(), row, row + width);
   }
-  check(rescue_add_observational(opt, data.data(), rows, width), "rescue_add_observational", opt);
+  const int n = static_cast<int>(given.size() / static_cast<std::size_t>(width));
+  if (n > 0) check(rescue_add_observational(opt, given.data(), n, width), "rescue_add_observational", opt);
   return cost;
 }
 
@@ -102,14 +115,18 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
       for (const char* key : {"recommend.population", "recommend.points"})
         settings.params.emplace_back(key, rs.recommend_points);
   };
-  OptimizerSettings own{rs.problem, rs.seed, variant.strategy, {}, (rs.initial_budget + rs.budget) * unit,
-                        rs.initial_budget * unit};
+  // The target-only analog's evaluations cost 1 each: one target unit.
+  start->library_unit = variant.target_only ? 1.0 : unit;
+  const double lib = start->library_unit;
+  OptimizerSettings own{rs.problem, rs.seed, variant.strategy, {}, (rs.initial_budget + rs.budget) * lib,
+                        rs.initial_budget * lib};
   add_recommend_points(own);
   // Without the shared recommender the strategy's own recommender is the
   // measure, and it must be the shared one's: fidelity levels at their values.
   if (!rs.shared_recommender) own.params.emplace_back("gp.fidelity_levels", 0.0);
   own.params.insert(own.params.end(), variant.params.begin(), variant.params.end());
-  create_optimizer(own, start->problem, start->strategy);
+  create_optimizer(own, start->problem, start->strategy,
+                   variant.target_only ? std::optional<double>(spec.fidelity().target) : std::nullopt);
   rescue_optimizer* opt = start->strategy.o;
 
   // The library's cost unit must be the one the budget was stated in.
@@ -118,12 +135,13 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
     for (int j = 0; j < d; ++j) x0[j] = spec.options()[j].lower;
     double c = 0.0;
     check(rescue_cost(opt, x0.data(), d, spec.fidelity().target, &c), "rescue_cost", opt);
-    if (std::fabs(c - unit) > 1e-9 * unit)
-      fail(Status::Internal, "target cost differs between the problem (" + std::to_string(unit) + ") and the library (" +
+    if (std::fabs(c - lib) > 1e-9 * lib)
+      fail(Status::Internal, "target cost differs between the problem (" + std::to_string(lib) + ") and the library (" +
                                  std::to_string(c) + ")");
   }
 
-  start->observational_cost = add_observational(opt, problem, rs.observational_rows, observational_rng);
+  start->observational_cost =
+      add_observational(opt, problem, rs.observational_rows, observational_rng, variant.target_only);
   if (variant.dag == DagChoice::True)
     check(rescue_set_dag(opt, true_dag_json(problem).c_str()), "rescue_set_dag", opt);
   if (variant.dag == DagChoice::Shuffled) {
@@ -161,9 +179,8 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   run.target_fidelity = spec.fidelity().target;
   run.blas_core = blas_core();
   run.blas_threads = blas_threads();
-  const double unit = spec.target_cost();
-
   const std::unique_ptr<RunStart> start = start_run(rs, *problem);
+  const double unit = start->library_unit;
   run.observational_cost = start->observational_cost;
   rescue_optimizer* opt = start->strategy.o;
   const OptimizerHandle& shadow = start->shadow;

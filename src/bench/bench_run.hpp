@@ -38,13 +38,17 @@ struct OptimizerSettings {
   std::vector<std::pair<std::string, double>> params;
   std::optional<double> budget, initial_budget;
 };
-/// Makes `settings`' problem into `problem` and its optimizer into `optimizer`;
+/// Makes `settings`' problem into `problem` and its optimizer into `optimizer`,
+/// with `only_fidelity` the problem's fidelity reduced to that single level;
 /// throws Error with the message of the call that failed.
-void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer);
+void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer,
+                      std::optional<double> only_fidelity = std::nullopt);
 
 /// Gives `opt` `rows` observational rows of `problem` drawn from `rng`
-/// (problems::sample_observational); returns their cost in target units.
-double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng);
+/// (problems::sample_observational), with target_only only those at the target
+/// fidelity; returns the cost of the rows given in target units.
+double add_observational(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int rows, Rng& rng,
+                         bool target_only = false);
 
 /// A run before its first suggestion: the strategy's optimizer (its variant's
 /// parameters, the observational rows, its causal graph), the shared
@@ -56,6 +60,7 @@ struct RunStart {
   OptimizerHandle strategy, shadow;
   Rng noise;
   double observational_cost = 0.0;  ///< of the observational rows, target units
+  double library_unit = 1.0;        ///< one target unit in the strategy's cost units
 };
 std::unique_ptr<RunStart> start_run(const RunSpec& spec, const problems::BenchmarkProblem& problem);
 

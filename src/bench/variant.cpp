@@ -40,6 +40,7 @@ std::string StrategyVariant::definition() const {
   if (observational_rows >= 0) d += ":observational=" + std::to_string(observational_rows);
   if (dag == DagChoice::Shuffled) d += ":dag=shuffled";
   if (dag == DagChoice::True) d += ":dag=true";
+  if (target_only) d += ":fidelity=target";
   return d;
 }
 
@@ -66,6 +67,11 @@ StrategyVariant parse_definition(const std::string& name, const std::string& def
       if (value != "shuffled" && value != "true") bad(text, "dag can only be 'shuffled' or 'true'");
       if (v.strategy != "rescue") bad(text, "dag=" + value + " needs the rescue strategy (the only one with a causal model)");
       v.dag = value == "true" ? DagChoice::True : DagChoice::Shuffled;
+      continue;
+    }
+    if (key == "fidelity") {
+      if (value != "target") bad(text, "fidelity can only be 'target'");
+      v.target_only = true;
       continue;
     }
     char* end = nullptr;

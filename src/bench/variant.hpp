@@ -13,6 +13,10 @@
 //                    redrawn (same number, among the variables the tiers allow)
 //   dag=true         the "rescue" strategy gets the graph the problem's
 //                    noise-free equations define (BenchmarkProblem::causal_edges)
+//   fidelity=target  the target-only analog: the strategy's problem has the
+//                    target as its only fidelity (so an evaluation costs 1, one
+//                    target unit, and the budget is the same in target units);
+//                    observational rows below the target are left out
 #pragma once
 #include <cstdint>
 #include <string>
@@ -34,6 +38,7 @@ struct StrategyVariant {
   std::vector<std::pair<std::string, double>> params;  ///< library parameters, in the order given
   int observational_rows = -1;                          ///< -1: the experiment's
   DagChoice dag = DagChoice::Learned;
+  bool target_only = false;                             ///< fidelity=target
 
   /// The definition without the name ("STRATEGY:KEY=VALUE..."), with exact
   /// numbers: recorded with every run, so that a changed definition reruns it.
@@ -42,8 +47,8 @@ struct StrategyVariant {
 
 /// Parses "NAME=STRATEGY[:KEY=VALUE]..."; throws Error(InvalidArgument) naming
 /// what is wrong (empty parts, a value that is not a finite number, a name
-/// that is a library strategy's, dag other than "shuffled" or "true", a
-/// negative row count).
+/// that is a library strategy's, dag other than "shuffled" or "true", fidelity
+/// other than "target", a negative row count).
 StrategyVariant parse_variant(const std::string& text);
 
 /// Parses a definition ("STRATEGY[:KEY=VALUE]...") under the given name.

@@ -30,6 +30,8 @@ TEST(Variant, ParsesParametersAndHarnessKeys) {
   EXPECT_EQ(v.dag, DagChoice::Shuffled);
   EXPECT_EQ(parse_variant("oracle=rescue:dag=true").dag, DagChoice::True);
   EXPECT_EQ(parse_variant("oracle=rescue:dag=true").definition(), "rescue:dag=true");
+  EXPECT_TRUE(parse_variant("sf=ehvi:fidelity=target").target_only);
+  EXPECT_EQ(parse_variant("sf=ehvi:fidelity=target").definition(), "ehvi:fidelity=target");
 
   const StrategyVariant plain = parse_variant("kg30=hvkg:kg.set_size=30:kg.fantasies=4");
   EXPECT_EQ(plain.observational_rows, -1);
@@ -57,6 +59,7 @@ TEST(Variant, RejectsBadDefinitionsWithAMessage) {
       {"v=hvkg:kg.pool", "is not KEY=VALUE"},
       {"v=hvkg:=3", "is not KEY=VALUE"},
       {"v=hvkg:kg.pool=abc", "not a finite number"},
+      {"v=hvkg:fidelity=0.5", "fidelity can only be 'target'"},
       {"v=hvkg:kg.pool=inf", "not a finite number"},
       {"v=hvkg:kg.pool=nan", "not a finite number"},
       {"v=hvkg:kg.pool=1:kg.pool=2", "given twice"},
@@ -226,6 +229,25 @@ TEST(VariantRun, ShuffledDagAndNoObservationalDataRun) {
   RunSpec impossible = tiny_run("healthcare", "rescue-wrong", "rescue:dag=shuffled");
   impossible.observational_rows = 0;
   EXPECT_THROW(run_benchmark(impossible), Error);
+}
+
+// The target-only analog evaluates only at the target, one target unit each,
+// within the same budget in target units, measured as every other run.
+TEST(VariantRun, TargetOnlyEvaluatesAtTheTargetWithinTheBudget) {
+  for (const char* problem : {"branin-currin-jump", "robot-standin"}) {
+    SCOPED_TRACE(problem);
+    RunSpec rs = tiny_run(problem, "ehvi-target", "ehvi:fidelity=target");
+    rs.initial_budget = 2.0;  // two evaluations, then one of the strategy's
+    rs.budget = 1.0;
+    const RunResult sf = run_benchmark(rs);
+    ASSERT_EQ(sf.stop_reason.rfind("error", 0), std::string::npos) << sf.stop_reason;
+    ASSERT_FALSE(sf.iterations.empty());
+    for (std::size_t i = 0; i < sf.iterations.size(); ++i) {
+      EXPECT_EQ(sf.iterations[i].fidelity, sf.target_fidelity);
+      EXPECT_DOUBLE_EQ(sf.iterations[i].cumulative_cost, static_cast<double>(i + 1));
+    }
+    EXPECT_EQ(sf.iterations.size(), 3u);
+  }
 }
 
 TEST(VariantRun, PlanAppliesTheVariantsRowCount) {
