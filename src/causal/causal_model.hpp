@@ -6,7 +6,6 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "causal/data_table.hpp"
@@ -19,7 +18,6 @@ struct ScmOptions {
   EquationOptions equations;
   int mc_samples = 128;            // common random numbers per query point
   std::uint64_t seed = 0;
-  std::size_t cache_capacity = 1u << 16;  // cached query points; 0 disables the cache
 };
 
 class CausalModel {
@@ -51,9 +49,7 @@ class CausalModel {
   /// xs (n x d options) at fidelities s (length n; ignored without a fidelity
   /// column). Monte Carlo over the residual distributions with common random
   /// numbers fixed at fit time (deterministic for a seed), exact where the
-  /// output's ancestry is linear. Results are cached by (x, s); not thread-safe.
-  void interventional(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd);
-  /// The same without touching the cache (safe to call concurrently).
+  /// output's ancestry is linear. Safe to call concurrently.
   void estimate(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) const;
 
   /// Draws n rows of every variable from the fitted model under do(X = x, s)
@@ -81,8 +77,6 @@ class CausalModel {
   Eigen::MatrixXd loading_;     // variables x variables: weight of each noise term
   Eigen::VectorXd noise_var_;
   int mc_samples_ = 0;
-  std::size_t cache_capacity_ = 0;
-  std::unordered_map<std::string, std::pair<Eigen::VectorXd, Eigen::VectorXd>> cache_;
 };
 
 }  // namespace rescue::causal

@@ -25,7 +25,7 @@ void learn_and_query(const DataTable& t, const char* what) {
     Eigen::MatrixXd xs = Eigen::MatrixXd::Random(50, d);
     Eigen::VectorXd s = Eigen::VectorXd::Random(cpm.model.fidelity_column() >= 0 ? 50 : 0);
     Eigen::MatrixXd mean, sd;
-    cpm.model.interventional(xs, s, &mean, &sd);
+    cpm.model.estimate(xs, s, &mean, &sd);
     EXPECT_TRUE(mean.allFinite()) << what << " " << cpm.source;
     EXPECT_TRUE(sd.allFinite()) << what << " " << cpm.source;
     EXPECT_GE(sd.minCoeff(), 0.0) << what;
