@@ -112,12 +112,6 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
   return m;
 }
 
-std::vector<std::string> CausalModel::output_names() const {
-  std::vector<std::string> out;
-  for (int c : outputs_) out.push_back(dag_.variables()[static_cast<std::size_t>(c)].name);
-  return out;
-}
-
 void CausalModel::check_query(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s) const {
   if (dag_.num_nodes() == 0) fail(Status::InvalidState, "causal model: not fitted");
   if (xs.cols() != static_cast<Eigen::Index>(options_.size()))
@@ -220,31 +214,6 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
           ((v.colwise() - mu).rowwise().squaredNorm() / static_cast<double>(K)).cwiseSqrt();
     }
   }
-}
-
-Eigen::MatrixXd CausalModel::sample(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Rng& rng) const {
-  check_query(xs, s);
-  const Eigen::Index n = xs.rows();
-  const int p = dag_.num_nodes();
-  Eigen::MatrixXd out(n, p);
-  for (int v : order_) {
-    const std::size_t V = static_cast<std::size_t>(v);
-    if (intervened_[V]) {
-      if (v == fidelity_)
-        out.col(v) = s.size() == n ? s : Eigen::VectorXd::Zero(n);
-      else
-        out.col(v) = xs.col(std::find(options_.begin(), options_.end(), v) - options_.begin());
-      continue;
-    }
-    const auto& pa = parents_[V];
-    Eigen::MatrixXd P_(n, static_cast<Eigen::Index>(pa.size()));
-    for (std::size_t c = 0; c < pa.size(); ++c) P_.col(static_cast<Eigen::Index>(c)) = out.col(pa[c]);
-    Eigen::VectorXd f = equations_[V].predict(P_);
-    const Eigen::VectorXd& r = equations_[V].residuals();
-    for (Eigen::Index i = 0; i < n; ++i) f(i) += r(static_cast<Eigen::Index>(rng.below(static_cast<std::uint64_t>(r.size()))));
-    out.col(v) = f;
-  }
-  return out;
 }
 
 }  // namespace rescue::causal

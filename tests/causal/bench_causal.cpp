@@ -3,6 +3,8 @@
 // refits of the causal performance model.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+
 #include "causal/causal_performance_model.hpp"
 #include "causal/direct_lingam.hpp"
 #include "causal/pc_algorithm.hpp"
@@ -75,7 +77,9 @@ void BM_Interventional4096(benchmark::State& state) {
     opt.method = DiscoveryMethod::DirectLiNGAM;
     cpm = learn_cpm(healthcare_table(2000, rng), opt);
   }
-  const int d = static_cast<int>(cpm.model.option_columns().size());
+  const auto& vars = cpm.dag.variables();
+  const int d = static_cast<int>(
+      std::count_if(vars.begin(), vars.end(), [](const Variable& v) { return v.role == Role::Option; }));
   const Eigen::MatrixXd xs = Eigen::MatrixXd::Random(4096, d);
   const Eigen::VectorXd s = (Eigen::VectorXd::Random(4096).array() + 1.0) / 2.0;
   Eigen::MatrixXd mean, sd;

@@ -21,9 +21,9 @@ void learn_and_query(const DataTable& t, const char* what) {
     CausalPerformanceModel cpm = learn_cpm(t, opt);
     StructuralConstraints(t.variables()).check(cpm.dag);
     EXPECT_TRUE(cpm.dag.is_dag()) << what;
-    const int d = static_cast<int>(cpm.model.option_columns().size());
+    const int d = static_cast<int>(t.columns_with_role(Role::Option).size());
     Eigen::MatrixXd xs = Eigen::MatrixXd::Random(50, d);
-    Eigen::VectorXd s = Eigen::VectorXd::Random(cpm.model.fidelity_column() >= 0 ? 50 : 0);
+    Eigen::VectorXd s = Eigen::VectorXd::Random(t.fidelity_column() >= 0 ? 50 : 0);
     Eigen::MatrixXd mean, sd;
     cpm.model.estimate(xs, s, &mean, &sd);
     EXPECT_TRUE(mean.allFinite()) << what << " " << cpm.source;
