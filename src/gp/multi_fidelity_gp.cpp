@@ -660,26 +660,4 @@ Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_
   return post;
 }
 
-std::vector<Eigen::MatrixXd> MultiFidelityGp::sample_posterior(const Eigen::MatrixXd& Z, int num_samples,
-                                                               Rng& rng, bool observation_noise) const {
-  if (num_samples < 0) fail(Status::InvalidArgument, "gp: number of samples must be >= 0");
-  const Posterior post = posterior(Z, observation_noise);
-  const Eigen::Index ns = Z.rows(), dim = ns * P_;
-  // Symmetric square root by eigendecomposition: it tolerates the (near)
-  // singular covariances of duplicate or densely observed points.
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(post.covariance);
-  if (es.info() != Eigen::Success) fail(Status::Numerical, "gp: posterior covariance decomposition failed");
-  const Eigen::MatrixXd root =
-      es.eigenvectors() * es.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
-  std::vector<Eigen::MatrixXd> out;
-  out.reserve(static_cast<std::size_t>(num_samples));
-  Eigen::VectorXd e(dim);
-  for (int k = 0; k < num_samples; ++k) {
-    for (Eigen::Index t = 0; t < dim; ++t) e[t] = rng.normal();
-    const Eigen::VectorXd draw = root * e;
-    out.push_back(post.mean + Eigen::Map<const Eigen::MatrixXd>(draw.data(), ns, P_));
-  }
-  return out;
-}
-
 }  // namespace rescue::gp

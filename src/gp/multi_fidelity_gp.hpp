@@ -201,9 +201,6 @@ class MultiFidelityGp {
   void posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
                                Eigen::MatrixXd& variance, bool observation_noise = false) const;
   Posterior posterior(const Eigen::MatrixXd& Z, bool observation_noise = false) const;
-  /// Draws from the joint posterior at Z: num_samples matrices of n* x P.
-  std::vector<Eigen::MatrixXd> sample_posterior(const Eigen::MatrixXd& Z, int num_samples, Rng& rng,
-                                                bool observation_noise = false) const;
 
   // ---- fantasies (knowledge-gradient inner loop) ----
   PreparedPool prepare_pool(const Eigen::MatrixXd& pool) const;

@@ -314,29 +314,6 @@ TEST_P(GpReference, AntitheticFantasiesAverageToThePosteriorMean) {
   }
 }
 
-TEST_P(GpReference, JointDrawsHaveThePosteriorMoments) {
-  const Case& c = GetParam();
-  Rng rng(5);
-  const Eigen::MatrixXd Zs = Z.topRows(c.P > 2 ? 1 : 2);
-  const Posterior post = gp->posterior(Zs);
-  const int S = 20000;
-  const auto draws = gp->sample_posterior(Zs, S, rng);
-  const Eigen::Index dim = post.covariance.rows();
-  Eigen::VectorXd mean = Eigen::VectorXd::Zero(dim);
-  Eigen::MatrixXd second = Eigen::MatrixXd::Zero(dim, dim);
-  for (const auto& d : draws) {
-    const Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(d.data(), dim);
-    mean += v;
-    second += v * v.transpose();
-  }
-  mean /= S;
-  const Eigen::MatrixXd cov = second / S - mean * mean.transpose();
-  const Eigen::VectorXd want = Eigen::Map<const Eigen::VectorXd>(post.mean.data(), dim);
-  const double sd = std::sqrt(post.covariance.diagonal().maxCoeff());
-  EXPECT_LE((mean - want).cwiseAbs().maxCoeff(), 5.0 * sd / std::sqrt(double(S)));
-  EXPECT_LE(testing::max_abs(cov - post.covariance), 0.05 * testing::max_abs(post.covariance));
-}
-
 INSTANTIATE_TEST_SUITE_P(
     Cases, GpReference,
     ::testing::Values(
