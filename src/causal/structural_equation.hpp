@@ -51,7 +51,6 @@ class StructuralEquation {
   Kind kind() const { return kind_; }
   /// True when f is affine in the parents (intercept() and slopes() are all of it).
   bool is_linear() const { return kind_ == Kind::Constant || kind_ == Kind::Linear; }
-  int num_parents() const { return static_cast<int>(mean_.size()); }
   /// f(parents) for each row of p (rows x k).
   Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
   /// Intercept and slopes in the data's units; the whole f for Kind::Linear and
