@@ -223,7 +223,6 @@ class MultiFidelityGp {
 
   // ---- data access ----
   int num_inputs() const { return D_; }
-  int num_outputs() const { return P_; }
   Eigen::Index num_points() const { return X_.rows(); }
   /// Whether the fit learns the fidelity positions: every level of
   /// GpOptions::fidelity_levels has fidelity_level_min_rows rows (false without levels).
