@@ -55,8 +55,6 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
                          interior_levels(options)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
-  if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
-    fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
   const auto& lv = options.fidelity_levels;
   if (lv.size() == 1 || lv.size() == 2)
     fail(Status::InvalidArgument, "gp: learned fidelity positions need at least three levels");
@@ -65,8 +63,8 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       fail(Status::InvalidArgument, "gp: fidelity levels must be finite and strictly ascending");
   if (options.fidelity_level_min_rows < 1)
     fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
-  if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
-    fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
+  if (options.cold_starts < 1 || options.warm_starts < 1)
+    fail(Status::InvalidArgument, "gp: start counts must be at least 1");
   hp_ = default_hyperparameters();
 }
 
@@ -100,7 +98,7 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   h.coreg_factor = Eigen::MatrixXd::Constant(P_, R_, 0.1);
   for (int k = 0; k < R_; ++k) h.coreg_factor(k, k) = 0.7;
   h.log_kappa = Eigen::VectorXd::Constant(P_, std::log(0.05));
-  h.log_noise = Eigen::VectorXd::Constant(P_, std::log(std::max(1e-2, opt_.noise_floor)));
+  h.log_noise = Eigen::VectorXd::Constant(P_, std::log(1e-2));
   h.mean_constant = Eigen::VectorXd::Zero(P_);
   h.mean_scale = Eigen::VectorXd::Ones(P_);
   h.log_hook_weight = 0.0;

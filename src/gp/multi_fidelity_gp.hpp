@@ -48,8 +48,6 @@ using KernelHook = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
 
 struct GpOptions {
   int rank = 0;                    // rank of L; 0: P when P <= 6, else 6
-  double noise_floor = 1e-6;       // lower bound of the standardized noise variances
-  bool use_priors = true;          // weak priors on lengthscales, noise, K_obj
   bool learn_mean_constant = true;
   bool learn_mean_scale = false;   // a_m (only with a mean hook)
   bool learn_hook_weight = false;  // w (only with a kernel hook)
@@ -86,17 +84,6 @@ struct GpOptions {
   /// previous optimum with every noise variance above 1e-3 set to 1e-4 (see
   /// gp_fit.cpp; rescue sets it).
   bool low_noise_start = false;
-  int max_evaluations = 150;       // per start
-  /// With a learned mean scale or hook weight, the fit also searches the other
-  /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
-  /// hooks change, and whenever the data have grown past a multiple of this,
-  /// and chooses between the modes by the leave-one-out predictive density of
-  /// the data (see loo_log_predictive), which judges the prior by how well it
-  /// predicts held-out points rather than how well it explains all; the fits
-  /// between two checks keep the prior's a_m and w as chosen. While fewer than
-  /// 16 rows have been fitted, the prior-off model is also fitted alongside and
-  /// is a candidate at every fit (see gp_fit.cpp).
-  int prior_recheck_rows = 5;
 };
 
 struct FitReport {
