@@ -87,7 +87,7 @@ void CausalPrior::query(const Eigen::MatrixXd& Z) {
     }
     s[i] = f.upper > f.lower && !at_target_ ? f.lower + Z(i, d) * (f.upper - f.lower) : f.target;
   }
-  // The uncached estimate: a cached value would depend on the batch that first
+  // Estimates are not cached: a cached value would depend on the batch that first
   // computed it (vectorized arithmetic differs in the last bit across batch
   // positions), which would make runs depend on their history, e.g. across a
   // checkpoint.

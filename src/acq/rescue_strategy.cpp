@@ -27,7 +27,6 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& optio
   o.learn_mean_constant = !fixed;
   o.learn_mean_scale = !fixed;
   o.learn_hook_weight = !fixed;
-  o.hook_coupling = gp::HookCoupling::Coregionalized;
   // With the prior at the target for every fidelity the residual carries the
   // whole fidelity discrepancy. The product kernel k_in k_fid carries its part
   // that is the same for every configuration only through long input

@@ -12,8 +12,8 @@
 //   sigma sigma' to k_in k_fid, both multiplied by K_obj:
 //   k_mm' = (k_in k_fid + w_c sigma_m sigma_m') K_obj[m, m'] on standardized
 //   outputs, i.e. sigma enters each output pair scaled by that pair's
-//   inter-output covariance (HookCoupling::Coregionalized). So that a wrong
-//   causal model is overridden by data, the prior is calibrated: the mean is
+//   inter-output covariance. So that a wrong causal model is overridden by
+//   data, the prior is calibrated: the mean is
 //   b_m + a_m f_do + c_m (s_target - s) with a learned scale a_m, offset b_m
 //   and fidelity offset c_m per output, w_c is learned, f_do and sigma are
 //   evaluated at the target fidelity for every s (the fidelity discrepancy is

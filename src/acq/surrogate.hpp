@@ -56,8 +56,6 @@ class Surrogate {
   /// the model at a given data state does not depend on who asked for it.
   bool refresh(const std::vector<Observation>& observations, std::uint64_t seed);
   bool ready() const { return ready_; }
-  /// Number of observations the current fit used (to know when it is stale).
-  std::size_t fitted_count() const { return fitted_count_; }
 
   const gp::MultiFidelityGp& gp() const { return *gp_; }
   int num_objectives() const { return M_; }

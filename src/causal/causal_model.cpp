@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "util/error.hpp"
 
@@ -37,7 +36,6 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
   m.outputs_ = table.columns_with_role(Role::Objective);
   for (int c : table.columns_with_role(Role::Constraint)) m.outputs_.push_back(c);
   m.mc_samples_ = options.mc_samples;
-  m.cache_capacity_ = options.cache_capacity;
   const std::size_t P = static_cast<std::size_t>(p);
   m.intervened_.assign(P, 0);
   for (int j : m.options_) m.intervened_[static_cast<std::size_t>(j)] = 1;
@@ -112,12 +110,6 @@ CausalModel CausalModel::fit(const DataTable& table, const Graph& dag, const Scm
     }
   }
   return m;
-}
-
-std::vector<std::string> CausalModel::output_names() const {
-  std::vector<std::string> out;
-  for (int c : outputs_) out.push_back(dag_.variables()[static_cast<std::size_t>(c)].name);
-  return out;
 }
 
 void CausalModel::check_query(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s) const {
@@ -222,83 +214,6 @@ void CausalModel::estimate_chunk(const Eigen::MatrixXd& xs, const Eigen::VectorX
           ((v.colwise() - mu).rowwise().squaredNorm() / static_cast<double>(K)).cwiseSqrt();
     }
   }
-}
-
-void CausalModel::interventional(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::MatrixXd* mean,
-                                 Eigen::MatrixXd* sd) {
-  check_query(xs, s);
-  if (!mean || !sd) fail(Status::NullPointer, "causal model: null output matrix");
-  if (cache_capacity_ == 0) return estimate(xs, s, mean, sd);
-  const Eigen::Index n = xs.rows(), d = xs.cols(), m = static_cast<Eigen::Index>(outputs_.size());
-  const bool has_s = s.size() == n;
-  auto key_of = [&](Eigen::Index i) {
-    std::string key(static_cast<std::size_t>(d + 1) * sizeof(double), '\0');
-    for (Eigen::Index j = 0; j < d; ++j) {
-      const double x = xs(i, j) == 0.0 ? 0.0 : xs(i, j);  // -0 and +0 share an entry
-      std::memcpy(&key[static_cast<std::size_t>(j) * sizeof(double)], &x, sizeof(double));
-    }
-    const double sv = has_s && fidelity_ >= 0 ? (s(i) == 0.0 ? 0.0 : s(i)) : 0.0;
-    std::memcpy(&key[static_cast<std::size_t>(d) * sizeof(double)], &sv, sizeof(double));
-    return key;
-  };
-  mean->resize(n, m);
-  sd->resize(n, m);
-  std::vector<Eigen::Index> miss;
-  std::vector<std::string> keys(static_cast<std::size_t>(n));
-  for (Eigen::Index i = 0; i < n; ++i) {
-    keys[static_cast<std::size_t>(i)] = key_of(i);
-    const auto it = cache_.find(keys[static_cast<std::size_t>(i)]);
-    if (it == cache_.end()) {
-      miss.push_back(i);
-    } else {
-      mean->row(i) = it->second.first.transpose();
-      sd->row(i) = it->second.second.transpose();
-    }
-  }
-  if (miss.empty()) return;
-  Eigen::MatrixXd xm(static_cast<Eigen::Index>(miss.size()), d);
-  Eigen::VectorXd sm(has_s ? static_cast<Eigen::Index>(miss.size()) : 0);
-  for (std::size_t r = 0; r < miss.size(); ++r) {
-    xm.row(static_cast<Eigen::Index>(r)) = xs.row(miss[r]);
-    if (has_s) sm(static_cast<Eigen::Index>(r)) = s(miss[r]);
-  }
-  Eigen::MatrixXd mu, sg;
-  estimate(xm, sm, &mu, &sg);
-  if (cache_.size() + miss.size() > cache_capacity_) cache_.clear();
-  for (std::size_t r = 0; r < miss.size(); ++r) {
-    const Eigen::Index i = miss[r];
-    mean->row(i) = mu.row(static_cast<Eigen::Index>(r));
-    sd->row(i) = sg.row(static_cast<Eigen::Index>(r));
-    if (miss.size() <= cache_capacity_)
-      cache_.emplace(keys[static_cast<std::size_t>(i)],
-                     std::make_pair(Eigen::VectorXd(mu.row(static_cast<Eigen::Index>(r)).transpose()),
-                                    Eigen::VectorXd(sg.row(static_cast<Eigen::Index>(r)).transpose())));
-  }
-}
-
-Eigen::MatrixXd CausalModel::sample(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Rng& rng) const {
-  check_query(xs, s);
-  const Eigen::Index n = xs.rows();
-  const int p = dag_.num_nodes();
-  Eigen::MatrixXd out(n, p);
-  for (int v : order_) {
-    const std::size_t V = static_cast<std::size_t>(v);
-    if (intervened_[V]) {
-      if (v == fidelity_)
-        out.col(v) = s.size() == n ? s : Eigen::VectorXd::Zero(n);
-      else
-        out.col(v) = xs.col(std::find(options_.begin(), options_.end(), v) - options_.begin());
-      continue;
-    }
-    const auto& pa = parents_[V];
-    Eigen::MatrixXd P_(n, static_cast<Eigen::Index>(pa.size()));
-    for (std::size_t c = 0; c < pa.size(); ++c) P_.col(static_cast<Eigen::Index>(c)) = out.col(pa[c]);
-    Eigen::VectorXd f = equations_[V].predict(P_);
-    const Eigen::VectorXd& r = equations_[V].residuals();
-    for (Eigen::Index i = 0; i < n; ++i) f(i) += r(static_cast<Eigen::Index>(rng.below(static_cast<std::uint64_t>(r.size()))));
-    out.col(v) = f;
-  }
-  return out;
 }
 
 }  // namespace rescue::causal

@@ -5,8 +5,6 @@
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "causal/data_table.hpp"
@@ -19,7 +17,6 @@ struct ScmOptions {
   EquationOptions equations;
   int mc_samples = 128;            // common random numbers per query point
   std::uint64_t seed = 0;
-  std::size_t cache_capacity = 1u << 16;  // cached query points; 0 disables the cache
 };
 
 class CausalModel {
@@ -32,33 +29,20 @@ class CausalModel {
   /// an option or the fidelity, or if the table has fewer than 2 rows.
   static CausalModel fit(const DataTable& table, const Graph& dag, const ScmOptions& options = {});
 
-  const Graph& dag() const { return dag_; }
-  const std::vector<Variable>& variables() const { return dag_.variables(); }
-  /// Option columns of the table, in order: the columns of xs.
-  const std::vector<int>& option_columns() const { return options_; }
-  /// -1 if the table had no fidelity column (then s is ignored).
-  int fidelity_column() const { return fidelity_; }
   /// Objective columns then constraint columns, each in table order: the
   /// columns of the interventional estimates.
   const std::vector<int>& output_columns() const { return outputs_; }
-  std::vector<std::string> output_names() const;
   const StructuralEquation& equation(int v) const { return equations_.at(static_cast<std::size_t>(v)); }
   /// True if output k is computed in closed form (its equation and those of all
   /// its non-intervened ancestors are linear).
   bool closed_form(int k) const { return closed_[static_cast<std::size_t>(outputs_[static_cast<std::size_t>(k)])] != 0; }
 
   /// Interventional mean and standard deviation of every output for each row of
-  /// xs (n x d options) at fidelities s (length n; ignored without a fidelity
-  /// column). Monte Carlo over the residual distributions with common random
+  /// xs (n x d: the option columns of the table, in order) at fidelities s
+  /// (length n; ignored without a fidelity column). Monte Carlo over the residual distributions with common random
   /// numbers fixed at fit time (deterministic for a seed), exact where the
-  /// output's ancestry is linear. Results are cached by (x, s); not thread-safe.
-  void interventional(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd);
-  /// The same without touching the cache (safe to call concurrently).
+  /// output's ancestry is linear. Safe to call concurrently.
   void estimate(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) const;
-
-  /// Draws n rows of every variable from the fitted model under do(X = x, s)
-  /// (one row per query point), for checks and simulation.
-  Eigen::MatrixXd sample(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s, Rng& rng) const;
 
  private:
   void check_query(const Eigen::MatrixXd& xs, const Eigen::VectorXd& s) const;
@@ -81,8 +65,6 @@ class CausalModel {
   Eigen::MatrixXd loading_;     // variables x variables: weight of each noise term
   Eigen::VectorXd noise_var_;
   int mc_samples_ = 0;
-  std::size_t cache_capacity_ = 0;
-  std::unordered_map<std::string, std::pair<Eigen::VectorXd, Eigen::VectorXd>> cache_;
 };
 
 }  // namespace rescue::causal

@@ -54,7 +54,6 @@ CausalPerformanceModel learn_cpm(const DataTable& table, const CpmOptions& optio
     if (options.repair != RepairScope::None) {
       InputRepairOptions repair;
       repair.equations = options.scm.equations;
-      repair.min_gain = options.repair_min_gain;
       repair.scope = options.repair;
       Rng rng(options.seed ^ 0x5eedu);
       cpm.repaired_edges = repair_input_edges(table, constraints, &cpm.dag, repair, rng);

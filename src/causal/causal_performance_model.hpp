@@ -34,7 +34,6 @@ struct CpmOptions {
   /// strategy's default, rescue.repair = 2), none with RepairScope::None. Not
   /// applied to a user DAG.
   RepairScope repair = RepairScope::Outputs;
-  double repair_min_gain = 0.05;
 };
 
 struct CausalPerformanceModel {

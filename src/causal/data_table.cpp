@@ -61,12 +61,6 @@ DataTable::DataTable(std::vector<Variable> variables, Eigen::MatrixXd data)
                                     std::to_string(i));
 }
 
-int DataTable::index_of(const std::string& name) const {
-  for (std::size_t j = 0; j < variables_.size(); ++j)
-    if (variables_[j].name == name) return static_cast<int>(j);
-  fail(Status::UnknownName, "causal data table: no variable named '" + name + "'");
-}
-
 std::vector<int> DataTable::columns_with_role(Role role) const {
   std::vector<int> out;
   for (std::size_t j = 0; j < variables_.size(); ++j)
@@ -86,19 +80,6 @@ DataTable DataTable::from_complete_rows(std::vector<Variable> variables, const E
   Eigen::MatrixXd clean(static_cast<Eigen::Index>(keep.size()), data.cols());
   for (std::size_t r = 0; r < keep.size(); ++r) clean.row(static_cast<Eigen::Index>(r)) = data.row(keep[r]);
   return DataTable(std::move(variables), std::move(clean));
-}
-
-DataTable DataTable::concatenated(const DataTable& other) const {
-  if (other.variables_.size() != variables_.size())
-    fail(Status::SizeMismatch, "causal data table: cannot concatenate tables with different variables");
-  for (std::size_t j = 0; j < variables_.size(); ++j)
-    if (other.variables_[j].name != variables_[j].name || other.variables_[j].role != variables_[j].role)
-      fail(Status::InvalidArgument, "causal data table: cannot concatenate, variable " + std::to_string(j) +
-                                        " differs ('" + variables_[j].name + "' vs '" +
-                                        other.variables_[j].name + "')");
-  Eigen::MatrixXd all(data_.rows() + other.data_.rows(), data_.cols());
-  all << data_, other.data_;
-  return DataTable(variables_, std::move(all));
 }
 
 }  // namespace rescue::causal

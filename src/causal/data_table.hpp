@@ -36,8 +36,6 @@ class DataTable {
   const Variable& variable(int j) const { return variables_.at(static_cast<std::size_t>(j)); }
   const Eigen::MatrixXd& data() const { return data_; }
 
-  /// Column index of a variable; throws Status::UnknownName if absent.
-  int index_of(const std::string& name) const;
   /// Column indices with the given role, in column order.
   std::vector<int> columns_with_role(Role role) const;
   /// The fidelity column, or -1 if the table has none.
@@ -46,9 +44,6 @@ class DataTable {
   /// Builds a table from rows that may contain NaN (e.g. indicators not measured
   /// on every evaluation): rows with any non-finite value are dropped.
   static DataTable from_complete_rows(std::vector<Variable> variables, const Eigen::MatrixXd& data);
-
-  /// Appends the rows of another table with the same variables (names and roles).
-  DataTable concatenated(const DataTable& other) const;
 
  private:
   std::vector<Variable> variables_;

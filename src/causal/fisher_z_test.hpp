@@ -32,7 +32,6 @@ class FisherZTest {
 
   int rows() const { return n_; }
   int variables() const { return static_cast<int>(corr_.rows()); }
-  const Eigen::MatrixXd& correlation() const { return corr_; }
   bool is_constant(int j) const { return constant_[static_cast<std::size_t>(j)] != 0; }
 
   Result test(int i, int j, const std::vector<int>& s) const;

@@ -105,22 +105,6 @@ std::vector<int> Graph::parents(int v) const {
   return out;
 }
 
-std::vector<int> Graph::children(int v) const {
-  check_node(v);
-  std::vector<int> out;
-  for (int u = 0; u < num_nodes(); ++u)
-    if (has_directed(v, u)) out.push_back(u);
-  return out;
-}
-
-std::vector<int> Graph::neighbors(int v) const {
-  check_node(v);
-  std::vector<int> out;
-  for (int u = 0; u < num_nodes(); ++u)
-    if (u != v && adjacent(u, v)) out.push_back(u);
-  return out;
-}
-
 int Graph::num_edges() const {
   int n = 0;
   for (int a = 0; a < num_nodes(); ++a)
@@ -255,16 +239,6 @@ std::string Graph::to_json() const {
       }
     }
   return j.dump(2);
-}
-
-bool operator==(const Graph& a, const Graph& b) {
-  if (a.num_nodes() != b.num_nodes()) return false;
-  for (int i = 0; i < a.num_nodes(); ++i) {
-    if (a.variables_[static_cast<std::size_t>(i)].name != b.variables_[static_cast<std::size_t>(i)].name) return false;
-    for (int j = 0; j < a.num_nodes(); ++j)
-      if (a.mark(i, j) != b.mark(i, j)) return false;
-  }
-  return true;
 }
 
 int structural_hamming_distance(const Graph& a, const Graph& b) {

@@ -46,10 +46,6 @@ class Graph {
 
   /// Nodes with a directed edge into v, ascending.
   std::vector<int> parents(int v) const;
-  /// Nodes with a directed edge out of v, ascending.
-  std::vector<int> children(int v) const;
-  /// Nodes adjacent to v by any edge, ascending.
-  std::vector<int> neighbors(int v) const;
   int num_edges() const;
   bool has_undirected_edges() const;
 
@@ -64,8 +60,6 @@ class Graph {
   std::string to_dot() const;
   /// JSON text: {"nodes":[{"name","role"}], "edges":[{"from","to","directed"[,"weight"]}]}.
   std::string to_json() const;
-
-  friend bool operator==(const Graph& a, const Graph& b);
 
  private:
   bool mark(int a, int b) const { return marks_[index(a, b)] != 0; }

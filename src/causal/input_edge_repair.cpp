@@ -22,6 +22,12 @@ double cv_error(const StructuralEquation& fit, bool has_parents) {
   return std::isnan(nl) ? lin : std::min(lin, nl);
 }
 
+// Relative drop of cross-validated error needed to add an edge.
+constexpr double kMinGain = 0.05;
+
+// Candidates cross-validated per round (the best by screen_score).
+constexpr int kScreen = 3;
+
 // Cross-validated error of the equation of y on `parents`, with the folds of `folds`.
 double cv_error_of(const DataTable& table, const std::vector<int>& parents, const Eigen::VectorXd& y,
                    const EquationOptions& eq, const Rng& folds) {
@@ -54,7 +60,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
                        const InputRepairOptions& options, Rng& rng) {
   if (!dag) fail(Status::NullPointer, "input edge repair: null graph");
   EquationOptions eq = options.equations;
-  if (options.scope == RepairScope::None || !eq.allow_nonlinear || table.rows() < eq.min_rows_nonlinear) return 0;
+  if (options.scope == RepairScope::None || !eq.allow_nonlinear || table.rows() < kMinRowsNonlinear) return 0;
   std::vector<int> inputs = table.columns_with_role(Role::Option);
   if (table.fidelity_column() >= 0) inputs.push_back(table.fidelity_column());
   const std::vector<int> indicators = table.columns_with_role(Role::Indicator);
@@ -85,7 +91,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
         if (!dag->adjacent(i, v) && constraints.allowed(i, v))
           ranked.emplace_back(-screen_score(r, table.data().col(i), fitted), i);
       std::sort(ranked.begin(), ranked.end());
-      if (static_cast<int>(ranked.size()) > options.screen) ranked.resize(static_cast<std::size_t>(std::max(options.screen, 1)));
+      if (static_cast<int>(ranked.size()) > kScreen) ranked.resize(kScreen);
       int best_input = -1;
       double best = current;
       for (const auto& [score, i] : ranked) {
@@ -98,7 +104,7 @@ int repair_input_edges(const DataTable& table, const StructuralConstraints& cons
           best_input = i;
         }
       }
-      if (best_input < 0 || !(best < (1.0 - options.min_gain) * current)) break;
+      if (best_input < 0 || !(best < (1.0 - kMinGain) * current)) break;
       dag->add_directed(best_input, v);
       parents = dag->parents(v);
       ++added;

@@ -7,10 +7,10 @@
 // condition is checked with a nonparametric test: an input joins Pa(Y) when the
 // cross-validated error of the structural equation (the best of its forms:
 // linear, random features and, when enabled, pairwise products) drops by more
-// than `min_gain`. Greedy forward selection;
-// to keep refits cheap with many options, each round first screens the missing
-// inputs by how much of the current residual r they explain (R^2 of r on x_i,
-// x_i^2 and x_i * fitted) and cross-validates only the best `screen` of them.
+// than 5%. Greedy forward selection; to keep refits cheap with many options,
+// each round first screens the missing inputs by how much of the current
+// residual r they explain (R^2 of r on x_i, x_i^2 and x_i * fitted) and
+// cross-validates only the best three of them.
 //
 // The same argument holds for any variable of an earlier role tier: edges never
 // go from a later tier to an earlier one, so every option, the fidelity and
@@ -41,14 +41,12 @@ enum class RepairScope {
 struct InputRepairOptions {
   EquationOptions equations;
   RepairScope scope = RepairScope::Outputs;
-  double min_gain = 0.05;  // relative drop of cross-validated error needed to add an edge
-  int screen = 3;          // candidates cross-validated per round
 };
 
 /// Adds allowed edges from earlier role tiers (inputs -> outputs, or with
 /// RepairScope::All also inputs -> indicators and indicators -> outputs) to the
 /// DAG where the local Markov condition fails; returns the number added. Does nothing with fewer rows than
-/// equations.min_rows_nonlinear or with RepairScope::None. The DAG stays acyclic
+/// kMinRowsNonlinear or with RepairScope::None. The DAG stays acyclic
 /// and within the constraints.
 int repair_input_edges(const DataTable& table, const StructuralConstraints& constraints, Graph* dag,
                        const InputRepairOptions& options, Rng& rng);

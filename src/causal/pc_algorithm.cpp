@@ -53,8 +53,7 @@ PcResult discover_pc(const DataTable& table, const StructuralConstraints& constr
   for (int a = 0; a < p; ++a)
     for (int b = 0; b < p; ++b) adj[at(a, b)] = (a != b);
 
-  int max_depth = n - 4;
-  if (options.max_depth >= 0) max_depth = std::min(max_depth, options.max_depth);
+  const int max_depth = n - 4;  // a Fisher-z test needs n - |S| - 3 > 0
   for (int depth = 0; depth <= max_depth; ++depth) {
     // Stable PC: conditioning sets come from the adjacencies frozen at the start
     // of the level, so the order of the columns cannot change the skeleton.

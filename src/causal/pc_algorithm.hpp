@@ -14,7 +14,6 @@ namespace rescue::causal {
 
 struct PcOptions {
   double alpha = 0.05;  // significance level of the Fisher-z tests
-  int max_depth = -1;   // largest conditioning set; -1 means no limit beyond n - 4
 };
 
 struct PcResult {

@@ -12,6 +12,12 @@ namespace rescue::causal {
 
 namespace {
 
+constexpr int kCvFolds = 5;
+constexpr int kRandomFeatures = 64;
+// The nonlinear form is chosen only if its cross-validated error is this
+// fraction below the linear one (prefer the simpler model).
+constexpr double kNonlinearGain = 0.05;
+
 // Design with an unpenalized intercept column first.
 Eigen::MatrixXd with_intercept(const Eigen::MatrixXd& a) {
   Eigen::MatrixXd d(a.rows(), a.cols() + 1);
@@ -160,8 +166,8 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
   const double lambda_lin = (n > k + 5) ? 1e-8 * nd : 0.1 * nd;
 
   std::vector<int> fold(static_cast<std::size_t>(n));
-  const int folds = std::min<int>(options.cv_folds, static_cast<int>(n));
-  const bool cross_validate = options.allow_nonlinear && n >= options.min_rows_nonlinear && folds >= 2;
+  const int folds = std::min<int>(kCvFolds, static_cast<int>(n));
+  const bool cross_validate = options.allow_nonlinear && n >= kMinRowsNonlinear && folds >= 2;
   bool nonlinear = false;
   Kind chosen = Kind::RandomFeatures;  // the best nonlinear form
   int factor = -1, levels = 0;
@@ -173,7 +179,7 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     for (std::size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[rng.below(i)]);
     for (std::size_t i = 0; i < perm.size(); ++i) fold[static_cast<std::size_t>(perm[i])] = static_cast<int>(i % static_cast<std::size_t>(folds));
     eq.cv_linear_ = ridge_cv(lin, y, fold, folds, {lambda_lin}).front();
-    const int D = std::max(1, options.random_features);
+    const int D = kRandomFeatures;
     Eigen::MatrixXd base(k, D);
     for (Eigen::Index a = 0; a < k; ++a)
       for (int b = 0; b < D; ++b) base(a, b) = rng.normal();
@@ -217,7 +223,7 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
       }
     }
     eq.cv_nonlinear_ = best;
-    nonlinear = best < (1.0 - options.nonlinear_gain) * eq.cv_linear_;
+    nonlinear = best < (1.0 - kNonlinearGain) * eq.cv_linear_;
   }
 
   if (nonlinear) {

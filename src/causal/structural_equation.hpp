@@ -21,14 +21,11 @@
 
 namespace rescue::causal {
 
+/// Below this many rows only the linear form is tried.
+constexpr int kMinRowsNonlinear = 30;
+
 struct EquationOptions {
   bool allow_nonlinear = true;
-  int min_rows_nonlinear = 30;  // below this only the linear form is tried
-  int cv_folds = 5;
-  int random_features = 64;
-  /// The nonlinear form is chosen only if its cross-validated error is this
-  /// fraction below the linear one (prefer the simpler model).
-  double nonlinear_gain = 0.05;
   /// Also try the pairwise-product form (when it has at most
   /// max_interaction_parents parents).
   bool interactions = false;
@@ -51,7 +48,6 @@ class StructuralEquation {
   Kind kind() const { return kind_; }
   /// True when f is affine in the parents (intercept() and slopes() are all of it).
   bool is_linear() const { return kind_ == Kind::Constant || kind_ == Kind::Linear; }
-  int num_parents() const { return static_cast<int>(mean_.size()); }
   /// f(parents) for each row of p (rows x k).
   Eigen::VectorXd predict(const Eigen::MatrixXd& p) const;
   /// Intercept and slopes in the data's units; the whole f for Kind::Linear and

@@ -84,14 +84,13 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
   const Eigen::Index n = X_.rows(), N = static_cast<Eigen::Index>(obs_i_.size());
   const int K = static_cast<int>(base_samples.rows());
   const bool hook = tc.sigma.size() > 0;
-  const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
 
   // K_{X,c} (N x P) and v = K^-1 K_{X,c}: the once-per-candidate solve.
   const Eigen::MatrixXd Kxc = cross_covariance(tc);
   const Eigen::MatrixXd v = factor_.solve(Kxc);
   Eigen::MatrixXd S = B_;  // k(c, c) = B since k_in k_fid(c, c) = 1
-  if (hook) S += w * C.cwiseProduct(tc.sigma.transpose() * tc.sigma);
+  if (hook) S += w * B_.cwiseProduct(tc.sigma.transpose() * tc.sigma);
   S.noalias() -= Kxc.transpose() * v;
   S = 0.5 * (S + S.transpose());
   S.diagonal() += hp_.noise();
@@ -108,16 +107,16 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
   const Eigen::MatrixXd KpZ = pool.k_train * Zs;  // pool x (P K): the O(pool N P K) step
   const Eigen::VectorXd kpc =
       num_positions() > 0
-          ? input_fidelity_kernel(pool.fid_points, warped(Zc, hp_), hp_.log_lengthscale, opt_.input_kernel).col(0)
-          : input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale, opt_.input_kernel).col(0);
+          ? input_fidelity_kernel(pool.fid_points, warped(Zc, hp_), hp_.log_lengthscale).col(0)
+          : input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale).col(0);
   const Eigen::MatrixXd Bu = B_ * u;  // P x K
   Eigen::MatrixXd hook_c, hook_t;
   if (hook) {
-    hook_c = w * (C * (tc.sigma.transpose().asDiagonal() * u));  // P x K: w C (sig~(c) o u)
+    hook_c = w * (B_ * (tc.sigma.transpose().asDiagonal() * u));  // P x K: w B (sig~(c) o u)
     Eigen::MatrixXd t(P_, K);  // t[m', k] = sum_i sig~_m'(i) Z_k[i, m']
     for (int k = 0; k < K; ++k)
       t.col(k) = hsig_.cwiseProduct(Zs.middleCols(k * P_, P_)).colwise().sum().transpose();
-    hook_t = w * (C * t);
+    hook_t = w * (B_ * t);
   }
   std::vector<Eigen::MatrixXd> out;
   out.reserve(static_cast<std::size_t>(K));

@@ -50,6 +50,17 @@ int log2_floor(Eigen::Index rows) {
 // that the line search backs off.
 constexpr double kFailed = -1e300;
 
+// Lower bound of the standardized noise variances.
+constexpr double kNoiseFloor = 1e-6;
+
+// Objective evaluations of one local search.
+constexpr int kMaxEvaluations = 150;
+
+// With a learned mean scale or hook weight, the prior's mode is searched
+// again each time the data grow past a multiple of this many rows (see
+// plan_fit and choose_prior_mode).
+constexpr Eigen::Index kPriorRecheckRows = 5;
+
 }  // namespace
 
 // Box bounds of the packed hyperparameters.
@@ -159,7 +170,7 @@ double MultiFidelityGp::objective(const Eigen::VectorXd& theta, Eigen::VectorXd*
   Hyperparameters h = hp_;
   layout_.unpack(theta, h);
   double v = likelihood(h, nullptr, nullptr, grad);
-  if (with_prior && opt_.use_priors) {
+  if (with_prior) {
     v += add_prior(theta, layout_.ls_offset(), D_, Gauss{std::sqrt(2.0) + 0.5 * std::log(double(D_)), 3.0}, grad);
     v += add_prior(theta, layout_.noise_offset(), P_, Gauss{-4.0, 1.0}, grad);
     v += add_prior(theta, layout_.kappa_offset(), P_, Gauss{-3.0, 9.0}, grad);
@@ -284,7 +295,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   const int n = layout_.size();
   FitState st = plan_fit();
   st.starts = fit_starts(st, rng);
-  LocalSearch search(*this, n, opt_.max_evaluations);
+  LocalSearch search(*this, n, kMaxEvaluations);
   search.set_bounds(st.box);
   for (Eigen::VectorXd x : st.starts) {
     x = st.box.clamp(x);
@@ -308,7 +319,7 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
 
 MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   FitState st;
-  layout_.bounds(opt_.noise_floor, st.box.lo, st.box.hi);
+  layout_.bounds(kNoiseFloor, st.box.lo, st.box.hi);
   pin_unidentified_positions(st.box.lo, st.box.hi);
   // A fit on a handful of rows can settle in a poor mode (all variation as
   // noise, long lengthscales) that refits warm-started from it never leave.
@@ -323,14 +334,13 @@ MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   st.base = default_hyperparameters();
 
   // When the prior's mode is searched again (see choose_prior_mode): at the
-  // first fit, after the prior changed, and every prior_recheck_rows rows of
+  // first fit, after the prior changed, and every kPriorRecheckRows rows of
   // new data (a function of the data, so a run restored from a checkpoint
   // makes the same choices).
   st.ms = layout_.mean_scale_offset();
   st.hw = layout_.hook_weight_offset();
   const int ms = st.ms, hw = st.hw;
-  const Eigen::Index every = std::max(1, opt_.prior_recheck_rows);
-  st.recheck = !fitted_ || prior_changed_ || X_.rows() / every != fit_rows_ / every;
+  st.recheck = !fitted_ || prior_changed_ || X_.rows() / kPriorRecheckRows != fit_rows_ / kPriorRecheckRows;
   if (!st.recheck) {
     // Between rechecks the prior's own parameters (a_m, w) stay where the
     // held-out check put them and only the rest is refitted: warm-started at
@@ -353,7 +363,7 @@ MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   // more data the extra local search and held-out comparison per refit would
   // dominate the cost of a suggestion.
   Box& plain = st.plain_box;
-  layout_.bounds(opt_.noise_floor, plain.lo, plain.hi);
+  layout_.bounds(kNoiseFloor, plain.lo, plain.hi);
   pin_unidentified_positions(plain.lo, plain.hi);
   if (ms >= 0) plain.lo.segment(ms, P_).setZero(), plain.hi.segment(ms, P_).setZero();
   if (hw >= 0) plain.hi[hw] = plain.lo[hw];
@@ -430,7 +440,7 @@ bool MultiFidelityGp::quieten(Eigen::VectorXd& theta) const {
   bool noisy = false;
   for (int m = 0; m < P_; ++m) {
     double& v = theta[layout_.noise_offset() + m];
-    if (v > std::log(1e-3)) v = std::log(std::max(1e-4, opt_.noise_floor)), noisy = true;
+    if (v > std::log(1e-3)) v = std::log(1e-4), noisy = true;
   }
   return noisy;
 }

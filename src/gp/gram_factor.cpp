@@ -52,7 +52,6 @@ GramFactor GramFactor::dense(Eigen::MatrixXd K) {
     dpotrf_("L", &n, A.data(), &n, &info);
     if (info == 0) {
       f.L_ = A.triangularView<Eigen::Lower>();
-      f.jitter_ = jitter;
       f.log_det_ = 2.0 * f.L_.diagonal().array().log().sum();
       return f;
     }

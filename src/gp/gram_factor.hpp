@@ -25,7 +25,6 @@ class GramFactor {
   bool is_kronecker() const { return kron_; }
   Eigen::Index size() const { return size_; }
   double log_det() const { return log_det_; }
-  double jitter() const { return jitter_; }
   /// K^-1 R.
   Eigen::MatrixXd solve(const Eigen::MatrixXd& R) const;
   /// Q R for a fixed Q with Q^T Q = K^-1 (so (QR)^T (QS) = R^T K^-1 S).
@@ -43,7 +42,7 @@ class GramFactor {
  private:
   bool kron_ = false;
   Eigen::Index size_ = 0;
-  double log_det_ = 0.0, jitter_ = 0.0;
+  double log_det_ = 0.0;
   Eigen::MatrixXd L_;  // dense: lower Cholesky factor
   Eigen::MatrixXd V_, Ainv_, D_, Dsqrt_inv_;
   Eigen::VectorXd s_, lam_;

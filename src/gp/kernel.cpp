@@ -7,8 +7,6 @@
 namespace rescue::gp {
 namespace {
 
-constexpr double kSqrt5 = 2.2360679774997896964;
-
 // Scaled squared distances: input part (first d columns) and fidelity part.
 inline void scaled_sq(const double* a, const double* b, const double* inv_ls, int d,
                       double& in_sq, double& fid_sq) {
@@ -22,12 +20,6 @@ inline void scaled_sq(const double* a, const double* b, const double* inv_ls, in
   fid_sq = t * t;
 }
 
-inline double input_part(double in_sq, InputKernel type) {
-  if (type == InputKernel::Rbf) return std::exp(-0.5 * in_sq);
-  const double r = std::sqrt(in_sq);
-  return (1.0 + kSqrt5 * r + (5.0 / 3.0) * in_sq) * std::exp(-kSqrt5 * r);
-}
-
 void check(const Eigen::MatrixXd& X, const Eigen::VectorXd& ls, const char* what) {
   if (X.cols() != ls.size() || ls.size() < 1)
     fail(Status::SizeMismatch, std::string("gp kernel: ") + what +
@@ -37,7 +29,7 @@ void check(const Eigen::MatrixXd& X, const Eigen::VectorXd& ls, const char* what
 }  // namespace
 
 Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::MatrixXd& X2,
-                                      const Eigen::VectorXd& log_lengthscale, InputKernel type) {
+                                      const Eigen::VectorXd& log_lengthscale) {
   check(X1, log_lengthscale, "first input");
   check(X2, log_lengthscale, "second input");
   const int D = static_cast<int>(log_lengthscale.size());
@@ -53,7 +45,7 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
     for (Eigen::Index i = same ? j + 1 : 0; i < A.rows(); ++i) {
       double in_sq, fid_sq;
       scaled_sq(A.row(i).data(), B.row(j).data(), inv_ls.data(), d, in_sq, fid_sq);
-      K(i, j) = input_part(in_sq, type) * std::exp(-0.5 * fid_sq);
+      K(i, j) = std::exp(-0.5 * in_sq) * std::exp(-0.5 * fid_sq);
       if (same) K(j, i) = K(i, j);
     }
   }
@@ -61,8 +53,7 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
 }
 
 Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,
-                                     const Eigen::VectorXd& log_lengthscale, InputKernel type,
-                                     Eigen::VectorXd* fidelity_grad) {
+                                     const Eigen::VectorXd& log_lengthscale, Eigen::VectorXd* fidelity_grad) {
   check(X, log_lengthscale, "input");
   const int D = static_cast<int>(log_lengthscale.size());
   const int d = D - 1;
@@ -73,9 +64,8 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
   Eigen::VectorXd t2(D);
   if (fidelity_grad) fidelity_grad->setZero(n);
   const double inv_fid2 = inv_ls[d] * inv_ls[d];
-  // d k / d log l_j = c * (dx_j / l_j)^2 with c = k for an RBF dimension and
-  // c = (5/3)(1 + sqrt5 r) exp(-sqrt5 r) k_fid for a Matern-5/2 input dimension.
-  // Diagonal pairs have dx = 0 and contribute nothing; off-diagonal pairs count twice.
+  // d k / d log l_j = k (dx_j / l_j)^2. Diagonal pairs have dx = 0 and
+  // contribute nothing; off-diagonal pairs count twice.
   for (Eigen::Index j = 0; j < n; ++j) {
     const double* b = A.row(j).data();
     for (Eigen::Index i = j + 1; i < n; ++i) {
@@ -87,18 +77,9 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
         if (q < d) in_sq += t2[q];
       }
       const double kfid = std::exp(-0.5 * t2[d]);
-      double kin, cin;
-      if (type == InputKernel::Rbf) {
-        kin = std::exp(-0.5 * in_sq);
-        cin = kin;
-      } else {
-        const double r = std::sqrt(in_sq);
-        const double e = std::exp(-kSqrt5 * r);
-        kin = (1.0 + kSqrt5 * r + (5.0 / 3.0) * in_sq) * e;
-        cin = (5.0 / 3.0) * (1.0 + kSqrt5 * r) * e;
-      }
+      const double kin = std::exp(-0.5 * in_sq);
       const double w = 2.0 * G(i, j);  // the pair (i, j) and its mirror (j, i)
-      const double win = 0.5 * w * cin * kfid;
+      const double win = 0.5 * w * kin * kfid;
       for (int q = 0; q < d; ++q) grad[q] += win * t2[q];
       grad[d] += 0.5 * w * kin * kfid * t2[d];
       if (fidelity_grad) {

@@ -55,8 +55,6 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
                          interior_levels(options)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
-  if (!(options.noise_floor > 0.0) || !std::isfinite(options.noise_floor))
-    fail(Status::InvalidArgument, "gp: noise floor must be positive and finite");
   const auto& lv = options.fidelity_levels;
   if (lv.size() == 1 || lv.size() == 2)
     fail(Status::InvalidArgument, "gp: learned fidelity positions need at least three levels");
@@ -65,8 +63,8 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       fail(Status::InvalidArgument, "gp: fidelity levels must be finite and strictly ascending");
   if (options.fidelity_level_min_rows < 1)
     fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
-  if (options.cold_starts < 1 || options.warm_starts < 1 || options.max_evaluations < 1)
-    fail(Status::InvalidArgument, "gp: starts and evaluation counts must be at least 1");
+  if (options.cold_starts < 1 || options.warm_starts < 1)
+    fail(Status::InvalidArgument, "gp: start counts must be at least 1");
   hp_ = default_hyperparameters();
 }
 
@@ -100,7 +98,7 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   h.coreg_factor = Eigen::MatrixXd::Constant(P_, R_, 0.1);
   for (int k = 0; k < R_; ++k) h.coreg_factor(k, k) = 0.7;
   h.log_kappa = Eigen::VectorXd::Constant(P_, std::log(0.05));
-  h.log_noise = Eigen::VectorXd::Constant(P_, std::log(std::max(1e-2, opt_.noise_floor)));
+  h.log_noise = Eigen::VectorXd::Constant(P_, std::log(1e-2));
   h.mean_constant = Eigen::VectorXd::Zero(P_);
   h.mean_scale = Eigen::VectorXd::Ones(P_);
   h.log_hook_weight = 0.0;
@@ -249,11 +247,6 @@ bool MultiFidelityGp::kronecker_applies() const {
          obs_i_.size() == static_cast<std::size_t>(X_.rows()) * static_cast<std::size_t>(P_);
 }
 
-Eigen::MatrixXd MultiFidelityGp::hook_coupling_matrix(const Eigen::MatrixXd& B) const {
-  if (opt_.hook_coupling == HookCoupling::Coregionalized) return B;
-  return Eigen::MatrixXd::Ones(P_, P_);
-}
-
 int MultiFidelityGp::num_positions() const { return interior_levels(opt_); }
 
 Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const {
@@ -274,14 +267,13 @@ Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, cons
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
   Eigen::MatrixXd K(N, N);
   const bool hook = hsig_.size() > 0;
-  const Eigen::MatrixXd C = hook_coupling_matrix(B);
   const double w = std::exp(h.log_hook_weight);
   for (Eigen::Index b = 0; b < N; ++b) {
     const int j = obs_i_[b], mb = obs_m_[b];
     for (Eigen::Index a = 0; a < N; ++a) {
       const int i = obs_i_[a], ma = obs_m_[a];
       double v = B(ma, mb) * Kx(i, j);
-      if (hook) v += w * hsig_(i, ma) * hsig_(j, mb) * C(ma, mb);
+      if (hook) v += w * hsig_(i, ma) * hsig_(j, mb) * B(ma, mb);
       K(a, b) = v;
     }
     K(b, b) += noise[mb];
@@ -319,7 +311,7 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const bool warp = num_positions() > 0;
   const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Xk = warp ? Xw : X_;
-  const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale, opt_.input_kernel);
+  const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale);
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
@@ -458,7 +450,7 @@ MultiFidelityGp::Terms MultiFidelityGp::dense_terms(const GramFactor& F, const E
   return t;
 }
 
-// The gradient from the Terms: the chain rule through K = B (x) Kx + w C o
+// The gradient from the Terms: the chain rule through K = B (x) Kx + w B o
 // (sig sig^T) + diag(noise) and the mean b_m + a_m h~_m + c_m (t - s).
 void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am,
                                const Eigen::MatrixXd& Xk, const Eigen::MatrixXd& B, const Eigen::VectorXd& noise,
@@ -466,15 +458,14 @@ void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const E
   const Eigen::Index n = X_.rows();
   const bool hook = hsig_.size() > 0;
   const double w = std::exp(h.log_hook_weight);
-  const Eigen::MatrixXd C = hook_coupling_matrix(B);
   Eigen::MatrixXd Stot = t.S;
-  if (hook && opt_.hook_coupling == HookCoupling::Coregionalized) Stot += w * t.Sh;
+  if (hook) Stot += w * t.Sh;
 
   grad.setZero(layout_.size());
   const bool warp = num_positions() > 0;
   Eigen::VectorXd fid_grad;
   grad.segment(layout_.ls_offset(), D_) =
-      lengthscale_gradient(Xk, t.G, h.log_lengthscale, opt_.input_kernel, warp ? &fid_grad : nullptr);
+      lengthscale_gradient(Xk, t.G, h.log_lengthscale, warp ? &fid_grad : nullptr);
   if (warp) add_position_gradient(h, fid_grad, grad);
   // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
   const Eigen::MatrixXd gL = Stot * h.coreg_factor;
@@ -486,7 +477,7 @@ void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const E
     grad.segment(layout_.mean_constant_offset(), P_) = am.colwise().sum().transpose();
   if (layout_.mean_scale_offset() >= 0)
     grad.segment(layout_.mean_scale_offset(), P_) = am.cwiseProduct(hmean_).colwise().sum().transpose();
-  if (layout_.hook_weight_offset() >= 0) grad[layout_.hook_weight_offset()] = 0.5 * w * t.Sh.cwiseProduct(C).sum();
+  if (layout_.hook_weight_offset() >= 0) grad[layout_.hook_weight_offset()] = 0.5 * w * t.Sh.cwiseProduct(B).sum();
   if (layout_.fidelity_slope_offset() >= 0) {
     const Eigen::VectorXd s = Eigen::VectorXd::Constant(n, opt_.fidelity_anchor) - X_.col(D_ - 1);
     grad.segment(layout_.fidelity_slope_offset(), P_) = (am.transpose() * s);
@@ -541,8 +532,8 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
   check_inputs(Z, "prediction inputs");
   TestPrior tp;
-  tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale, opt_.input_kernel)
-                              : input_fidelity_kernel(Z, X_, hp_.log_lengthscale, opt_.input_kernel);
+  tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale)
+                              : input_fidelity_kernel(Z, X_, hp_.log_lengthscale);
   tp.mean = prior_mean_std(Z);
   if (kernel_hook_) tp.sigma = hook_sigma_std(Z);
   return tp;
@@ -555,7 +546,7 @@ Eigen::MatrixXd MultiFidelityGp::mean_std(const TestPrior& tp) const {
   Eigen::MatrixXd mu = tp.mean + tp.kx * alpha_mat_ * B_;
   if (tp.sigma.size() > 0) {
     const Eigen::RowVectorXd u = hsig_.cwiseProduct(alpha_mat_).colwise().sum();
-    const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * hook_coupling_matrix(B_));
+    const Eigen::RowVectorXd uc = std::exp(hp_.log_hook_weight) * (u * B_);
     mu += (tp.sigma.array().rowwise() * uc.array()).matrix();
   }
   return mu;
@@ -567,7 +558,6 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
   Eigen::MatrixXd Kc(N, ns * P_);
   const bool hook = tp.sigma.size() > 0;
-  const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
   for (int mp = 0; mp < P_; ++mp)
     for (Eigen::Index z = 0; z < ns; ++z) {
@@ -575,7 +565,7 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
       for (Eigen::Index a = 0; a < N; ++a) {
         const int i = obs_i_[a], m = obs_m_[a];
         double v = B_(m, mp) * tp.kx(z, i);
-        if (hook) v += w * hsig_(i, m) * tp.sigma(z, mp) * C(m, mp);
+        if (hook) v += w * hsig_(i, m) * tp.sigma(z, mp) * B_(m, mp);
         Kc(a, col) = v;
       }
     }
@@ -586,16 +576,15 @@ Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, cons
   const Eigen::Index ns = Z.rows();
   const Eigen::MatrixXd Zw = num_positions() > 0 ? warped(Z, hp_) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Zk = num_positions() > 0 ? Zw : Z;
-  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Zk, Zk, hp_.log_lengthscale, opt_.input_kernel);
+  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Zk, Zk, hp_.log_lengthscale);
   Eigen::MatrixXd K(ns * P_, ns * P_);
   const bool hook = tp.sigma.size() > 0;
-  const Eigen::MatrixXd C = hook_coupling_matrix(B_);
   const double w = std::exp(hp_.log_hook_weight);
   for (int m = 0; m < P_; ++m)
     for (int mp = 0; mp < P_; ++mp) {
       auto blk = K.block(m * ns, mp * ns, ns, ns);
       blk = B_(m, mp) * Kzz;
-      if (hook) blk += w * C(m, mp) * tp.sigma.col(m) * tp.sigma.col(mp).transpose();
+      if (hook) blk += w * B_(m, mp) * tp.sigma.col(m) * tp.sigma.col(mp).transpose();
     }
   return K;
 }
@@ -623,12 +612,11 @@ void MultiFidelityGp::posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::M
   } else {
     const Eigen::MatrixXd Wc = factor_.whiten(cross_covariance(tp));
     const Eigen::RowVectorXd q = Wc.colwise().squaredNorm();
-    const Eigen::MatrixXd C = hook_coupling_matrix(B_);
     const double w = std::exp(hp_.log_hook_weight);
     for (int m = 0; m < P_; ++m)
       for (Eigen::Index z = 0; z < ns; ++z) {
         double prior = B_(m, m);
-        if (tp.sigma.size() > 0) prior += w * C(m, m) * tp.sigma(z, m) * tp.sigma(z, m);
+        if (tp.sigma.size() > 0) prior += w * B_(m, m) * tp.sigma(z, m) * tp.sigma(z, m);
         var(z, m) = prior - q[m * ns + z];
       }
   }
@@ -658,28 +646,6 @@ Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_
   for (int m = 0; m < P_; ++m) sc.segment(m * ns, ns).setConstant(scale_[m]);
   post.covariance = sc.asDiagonal() * cov * sc.asDiagonal();
   return post;
-}
-
-std::vector<Eigen::MatrixXd> MultiFidelityGp::sample_posterior(const Eigen::MatrixXd& Z, int num_samples,
-                                                               Rng& rng, bool observation_noise) const {
-  if (num_samples < 0) fail(Status::InvalidArgument, "gp: number of samples must be >= 0");
-  const Posterior post = posterior(Z, observation_noise);
-  const Eigen::Index ns = Z.rows(), dim = ns * P_;
-  // Symmetric square root by eigendecomposition: it tolerates the (near)
-  // singular covariances of duplicate or densely observed points.
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(post.covariance);
-  if (es.info() != Eigen::Success) fail(Status::Numerical, "gp: posterior covariance decomposition failed");
-  const Eigen::MatrixXd root =
-      es.eigenvectors() * es.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
-  std::vector<Eigen::MatrixXd> out;
-  out.reserve(static_cast<std::size_t>(num_samples));
-  Eigen::VectorXd e(dim);
-  for (int k = 0; k < num_samples; ++k) {
-    for (Eigen::Index t = 0; t < dim; ++t) e[t] = rng.normal();
-    const Eigen::VectorXd draw = root * e;
-    out.push_back(post.mean + Eigen::Map<const Eigen::MatrixXd>(draw.data(), ns, P_));
-  }
-  return out;
 }
 
 }  // namespace rescue::gp

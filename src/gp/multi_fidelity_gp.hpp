@@ -10,14 +10,12 @@
 // Model on the standardized scale, for outputs m, m' and z = (x, s) (the
 // paper's MF-CGP, eq:gpmodel, with the learned calibration below):
 //   mean   mu~_m(z)         = b_m + a_m h~_m(z) [+ c_m (t - s)],  h~_m = (h_m - c_m) / s_m
-//   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') C[m,m']
+//   kernel k_mm'(z, z')     = B[m,m'] k_in(x,x') k_fid(s,s') + w sig~_m(z) sig~_m'(z') B[m,m']
 //   noise  y~_m = f~_m + eps, eps ~ N(0, noise_m)
 // where B = K_obj = L L^T + diag(kappa) (intrinsic coregionalization), h the
 // mean hook (default none: h~ = 0, so the mean is the learned constant b_m),
-// sig the kernel hook (default none), sig~_m = sig_m / s_m, and
-//   C = B (HookCoupling::Coregionalized, the paper's
-//       (k_in k_fid + sig(z) sig(z')) (x) K_obj; the default) or
-//   C = all ones (HookCoupling::Additive: just w sig_m(z) sig_m'(z')).
+// sig the kernel hook (default none) and sig~_m = sig_m / s_m; the hook term
+// carries B as well: the paper's (k_in k_fid + sig(z) sig(z')) (x) K_obj.
 // a_m (mean scale, default 1) and w (hook weight, default 1) are
 // hyperparameters that are fixed unless GpOptions asks to learn them; the
 // fidelity offset c_m (t - s), t the anchor fidelity, is there only when asked.
@@ -48,17 +46,11 @@ using MeanHook = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
 /// n x (d+1) unit inputs -> n x P standard deviations sig_m(z) in original output units.
 using KernelHook = std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>;
 
-enum class HookCoupling { Coregionalized, Additive };
-
 struct GpOptions {
-  InputKernel input_kernel = InputKernel::Rbf;
   int rank = 0;                    // rank of L; 0: P when P <= 6, else 6
-  double noise_floor = 1e-6;       // lower bound of the standardized noise variances
-  bool use_priors = true;          // weak priors on lengthscales, noise, K_obj
   bool learn_mean_constant = true;
   bool learn_mean_scale = false;   // a_m (only with a mean hook)
   bool learn_hook_weight = false;  // w (only with a kernel hook)
-  HookCoupling hook_coupling = HookCoupling::Coregionalized;
   /// Adds c_m (fidelity_anchor - s) to each output's mean with c_m learned: a
   /// fidelity offset that vanishes at the anchor (the target fidelity, unit
   /// scale). For a prior mean that does not follow the fidelity (see
@@ -92,17 +84,6 @@ struct GpOptions {
   /// previous optimum with every noise variance above 1e-3 set to 1e-4 (see
   /// gp_fit.cpp; rescue sets it).
   bool low_noise_start = false;
-  int max_evaluations = 150;       // per start
-  /// With a learned mean scale or hook weight, the fit also searches the other
-  /// mode of the prior (on or off, see gp_fit.cpp) at the first fit, after the
-  /// hooks change, and whenever the data have grown past a multiple of this,
-  /// and chooses between the modes by the leave-one-out predictive density of
-  /// the data (see loo_log_predictive), which judges the prior by how well it
-  /// predicts held-out points rather than how well it explains all; the fits
-  /// between two checks keep the prior's a_m and w as chosen. While fewer than
-  /// 16 rows have been fitted, the prior-off model is also fitted alongside and
-  /// is a candidate at every fit (see gp_fit.cpp).
-  int prior_recheck_rows = 5;
 };
 
 struct FitReport {
@@ -201,9 +182,6 @@ class MultiFidelityGp {
   void posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
                                Eigen::MatrixXd& variance, bool observation_noise = false) const;
   Posterior posterior(const Eigen::MatrixXd& Z, bool observation_noise = false) const;
-  /// Draws from the joint posterior at Z: num_samples matrices of n* x P.
-  std::vector<Eigen::MatrixXd> sample_posterior(const Eigen::MatrixXd& Z, int num_samples, Rng& rng,
-                                                bool observation_noise = false) const;
 
   // ---- fantasies (knowledge-gradient inner loop) ----
   PreparedPool prepare_pool(const Eigen::MatrixXd& pool) const;
@@ -226,7 +204,6 @@ class MultiFidelityGp {
 
   // ---- data access ----
   int num_inputs() const { return D_; }
-  int num_outputs() const { return P_; }
   Eigen::Index num_points() const { return X_.rows(); }
   /// Whether the fit learns the fidelity positions: every level of
   /// GpOptions::fidelity_levels has fidelity_level_min_rows rows (false without levels).
@@ -313,7 +290,6 @@ class MultiFidelityGp {
   Eigen::MatrixXd hook_mean_std(const Eigen::MatrixXd& Z) const;
   Eigen::MatrixXd hook_sigma_std(const Eigen::MatrixXd& Z) const;
   bool kronecker_applies() const;
-  Eigen::MatrixXd hook_coupling_matrix(const Eigen::MatrixXd& B) const;
   Eigen::MatrixXd train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const;
   Eigen::VectorXd residual(const Hyperparameters& h) const;
   double likelihood(const Hyperparameters& h, GramFactor* factor_out, Eigen::VectorXd* alpha_out,

@@ -22,16 +22,4 @@ inline bool weakly_dominates(const double* a, const double* b, std::size_t m) {
   return true;
 }
 
-/// Constrained domination (Deb et al. 2002, Sec. V): va, vb are total constraint
-/// violations (0 = feasible). A feasible point beats an infeasible one, an
-/// infeasible point beats another with a larger violation, and two feasible
-/// points compare by Pareto dominance.
-inline bool constrained_dominates(const double* a, double va, const double* b, double vb,
-                                  std::size_t m) {
-  const bool fa = va <= 0.0, fb = vb <= 0.0;
-  if (fa && fb) return dominates(a, b, m);
-  if (fa != fb) return fa;
-  return va < vb;
-}
-
 }  // namespace rescue::moo

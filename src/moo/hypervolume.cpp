@@ -57,25 +57,4 @@ double hv_contribution(const double* point, const double* set, std::size_t n, st
   return detail::contribution(point, set, n, m, ref, limit);
 }
 
-double hv_exclusive_contribution(const double* set, std::size_t n, std::size_t m,
-                                 const double* ref, std::size_t index) {
-  check("hv_exclusive_contribution", set, n, m, ref);
-  if (index >= n)
-    fail(Status::OutOfRange, "hv_exclusive_contribution: index " + std::to_string(index) +
-                                 " is out of range for " + std::to_string(n) + " points");
-  std::vector<double> others;
-  others.reserve((n - 1) * m);
-  for (std::size_t i = 0; i < n; ++i)
-    if (i != index) others.insert(others.end(), set + i * m, set + i * m + m);
-  std::vector<double> limit;
-  return detail::contribution(set + index * m, others.data(), n - 1, m, ref, limit);
-}
-
-double hv_with_candidate(const double* set, std::size_t n, std::size_t m, const double* ref,
-                         double hv_set, const double* candidate) {
-  if (!std::isfinite(hv_set) || hv_set < 0.0)
-    fail(Status::InvalidArgument, "hv_with_candidate: hv_set must be a finite hypervolume >= 0");
-  return hv_set + hv_contribution(candidate, set, n, m, ref);
-}
-
 }  // namespace rescue::moo

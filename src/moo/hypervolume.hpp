@@ -54,12 +54,4 @@ double hypervolume(const std::vector<double>& points, std::size_t m, const std::
 double hv_contribution(const double* point, const double* set, std::size_t n, std::size_t m,
                        const double* ref);
 
-/// Exclusive contribution of member `index` of the set: HV(set) - HV(set without it).
-double hv_exclusive_contribution(const double* set, std::size_t n, std::size_t m,
-                                 const double* ref, std::size_t index);
-
-/// HV(set + candidate) given hv_set = HV(set) (as returned by hypervolume).
-double hv_with_candidate(const double* set, std::size_t n, std::size_t m, const double* ref,
-                         double hv_set, const double* candidate);
-
 }  // namespace rescue::moo

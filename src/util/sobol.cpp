@@ -82,14 +82,4 @@ std::vector<double> Sobol::next() {
   return p;
 }
 
-std::vector<double> Sobol::take(int n) {
-  std::vector<double> out;
-  out.reserve(static_cast<std::size_t>(n) * dim_);
-  for (int i = 0; i < n; ++i) {
-    auto p = next();
-    out.insert(out.end(), p.begin(), p.end());
-  }
-  return out;
-}
-
 }  // namespace rescue

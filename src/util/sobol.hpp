@@ -23,8 +23,6 @@ class Sobol {
   int dim() const { return dim_; }
   /// The next point in [0, 1)^dim (the unshifted sequence starts at 0).
   std::vector<double> next();
-  /// `n` points, row-major n x dim.
-  std::vector<double> take(int n);
 
  private:
   int dim_;

@@ -37,7 +37,7 @@ int main() {
           const SyntheticScm scm(spec, rng);
           const DataTable t(scm.variables(), scm.sample(n, rng));
           const StructuralConstraints c(t.variables());
-          const int a = structural_hamming_distance(pdag_to_dag(discover_pc(t, c, {0.01, -1}).cpdag, c), scm.dag());
+          const int a = structural_hamming_distance(pdag_to_dag(discover_pc(t, c, {0.01}).cpdag, c), scm.dag());
           const int b = structural_hamming_distance(discover_lingam(t, c).dag, scm.dag());
           pc_sum += a;
           lg_sum += b;

@@ -40,12 +40,6 @@ TEST(DataTable, ValidatesInput) {
   EXPECT_EQ(status_of([&] { DataTable({{"a", Role::Option}, {"b", Role::Objective}}, bad); }), Status::NonFinite);
   const DataTable t = DataTable::from_complete_rows({{"a", Role::Option}, {"b", Role::Objective}}, bad);
   EXPECT_EQ(t.rows(), 2);
-  EXPECT_EQ(t.index_of("b"), 1);
-  EXPECT_EQ(status_of([&] { t.index_of("c"); }), Status::UnknownName);
-  const DataTable both = t.concatenated(t);
-  EXPECT_EQ(both.rows(), 4);
-  EXPECT_EQ(status_of([&] { t.concatenated(DataTable({{"a", Role::Option}, {"c", Role::Objective}}, bad.topRows(0))); }),
-            Status::InvalidArgument);
 }
 
 TEST(StructuralConstraints, RoleRules) {
@@ -156,7 +150,7 @@ TEST(Graph, JsonRoundTripAndBadJson) {
   const auto vars = five_vars();
   const Graph g = Graph::dag_from_edges(vars, {{"x0", "z"}, {"z", "y"}, {"s", "y"}, {"y", "h"}});
   const Graph back = Graph::dag_from_edges(vars, Graph::edges_from_json(g.to_json()));
-  EXPECT_TRUE(back == g);
+  EXPECT_EQ(back.to_json(), g.to_json());
   EXPECT_EQ(status_of([] { Graph::edges_from_json("{not json"); }), Status::InvalidArgument);
   EXPECT_EQ(status_of([] { Graph::edges_from_json("{\"edges\": 3}"); }), Status::InvalidArgument);
   EXPECT_EQ(status_of([] { Graph::edges_from_json("{\"edges\": [{\"from\": \"a\"}]}"); }), Status::InvalidArgument);

@@ -41,7 +41,7 @@ std::vector<int> shd_sweep(int mode) {
     const DataTable t = table_of(scm, 2000, rng);
     const StructuralConstraints c(t.variables());
     if (mode < 2) {
-      const PcResult r = discover_pc(t, c, {0.01, -1});
+      const PcResult r = discover_pc(t, c, {0.01});
       out.push_back(structural_hamming_distance(mode == 0 ? r.cpdag : pdag_to_dag(r.cpdag, c), scm.dag()));
     } else {
       out.push_back(structural_hamming_distance(discover_lingam(t, c).dag, scm.dag()));
@@ -95,8 +95,8 @@ TEST(PcAlgorithm, SkeletonDoesNotDependOnColumnOrder) {
     }
     const DataTable t1(scm.variables(), X), t2(pv, PX);
     const double alpha = 0.05;
-    const Graph g1 = discover_pc(t1, StructuralConstraints(t1.variables()), {alpha, -1}).cpdag;
-    const Graph g2 = discover_pc(t2, StructuralConstraints(t2.variables()), {alpha, -1}).cpdag;
+    const Graph g1 = discover_pc(t1, StructuralConstraints(t1.variables()), {alpha}).cpdag;
+    const Graph g2 = discover_pc(t2, StructuralConstraints(t2.variables()), {alpha}).cpdag;
     for (int a = 0; a < p; ++a)
       for (int b = 0; b < p; ++b) ASSERT_EQ(g2.adjacent(a, b), g1.adjacent(perm[a], perm[b])) << "seed " << seed;
   }
@@ -156,7 +156,7 @@ TEST(PcAlgorithm, OrientsColliderAndMeekRules) {
 TEST(PcAlgorithm, RejectsBadInput) {
   const std::vector<Variable> v = {{"x", Role::Option}, {"y", Role::Objective}};
   EXPECT_THROW(discover_pc(DataTable(v, Eigen::MatrixXd::Random(3, 2)), StructuralConstraints(v)), Error);
-  EXPECT_THROW(discover_pc(DataTable(v, Eigen::MatrixXd::Random(30, 2)), StructuralConstraints(v), {1.5, -1}), Error);
+  EXPECT_THROW(discover_pc(DataTable(v, Eigen::MatrixXd::Random(30, 2)), StructuralConstraints(v), {1.5}), Error);
 }
 
 TEST(DirectLingam, EntropyOfGaussianIsNearClosedForm) {

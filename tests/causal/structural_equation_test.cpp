@@ -293,7 +293,7 @@ TEST(StructuralEquation, CausalModelWithProductFormMatchesTruth) {
   Eigen::VectorXd s(50);
   for (Eigen::Index i = 0; i < 50; ++i) s(i) = rng.uniform(0.0, 1.0);
   Eigen::MatrixXd mean, sd;
-  model.interventional(xs, s, &mean, &sd);
+  model.estimate(xs, s, &mean, &sd);
   // Tolerances: the fits' estimation error from 600 rows with noise sd 0.1
   // (about 0.013 for Z, doubled in Y), and the Monte Carlo error of the sd.
   const double sd_true = std::sqrt(4.0 * 0.01 + 0.01);

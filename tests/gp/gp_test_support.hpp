@@ -80,8 +80,6 @@ struct Reference {
   Eigen::MatrixXd X, Y;
   Eigen::VectorXd center, scale;
   Hyperparameters h;
-  bool matern = false;
-  bool coupled = true;  // HookCoupling::Coregionalized
   MeanHook mean_hook;
   KernelHook kernel_hook;
   int P = 0;
@@ -113,14 +111,7 @@ struct Reference {
       r2 += t * t;
     }
     const double tf = (fid(a[D - 1]) - fid(b[D - 1])) / std::exp(h.log_lengthscale[D - 1]);
-    double kin;
-    if (!matern) {
-      kin = std::exp(-0.5 * r2);
-    } else {
-      const double r = std::sqrt(r2);
-      kin = (1.0 + std::sqrt(5.0) * r + 5.0 * r2 / 3.0) * std::exp(-std::sqrt(5.0) * r);
-    }
-    return kin * std::exp(-0.5 * tf * tf);
+    return std::exp(-0.5 * r2) * std::exp(-0.5 * tf * tf);
   }
   Eigen::MatrixXd B() const {
     Eigen::MatrixXd b = h.coreg_factor * h.coreg_factor.transpose();
@@ -148,8 +139,7 @@ struct Reference {
   double cov(const Eigen::MatrixXd& Z1, Eigen::Index i, int m, const Eigen::MatrixXd& S1,
              const Eigen::MatrixXd& Z2, Eigen::Index j, int mp, const Eigen::MatrixXd& S2) const {
     const Eigen::MatrixXd b = B();
-    const double c = coupled ? b(m, mp) : 1.0;
-    return b(m, mp) * k(Z1.row(i), Z2.row(j)) + std::exp(h.log_hook_weight) * S1(i, m) * S2(j, mp) * c;
+    return b(m, mp) * k(Z1.row(i), Z2.row(j)) + std::exp(h.log_hook_weight) * S1(i, m) * S2(j, mp) * b(m, mp);
   }
   std::vector<std::pair<Eigen::Index, int>> observed() const {
     std::vector<std::pair<Eigen::Index, int>> o;

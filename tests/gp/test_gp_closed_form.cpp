@@ -112,41 +112,36 @@ TEST(GpClosedForm, MeanHookEntersAsScaledStandardizedPrior) {
 TEST(GpClosedForm, KernelHookAddsWeightedSigmaProduct) {
   // The training point has sigma = 0 (sigma(z) = z0 and x0 = 0) and lies far
   // from the test points, so the posterior covariance there is the prior:
-  //   cov((z,m),(z',m')) = s_m s_m' (B_mm' k(z,z') + w sig~_m(z) sig~_m'(z') C_mm').
-  for (HookCoupling coupling : {HookCoupling::Coregionalized, HookCoupling::Additive}) {
-    GpOptions opt;
-    opt.hook_coupling = coupling;
-    MultiFidelityGp gp(2, 2, opt);
-    gp.set_kernel_hook([](const Eigen::MatrixXd& Z) {
-      Eigen::MatrixXd S(Z.rows(), 2);
-      S.col(0) = Z.col(0);
-      S.col(1) = 2.0 * Z.col(0);
-      return S;
-    });
-    Eigen::MatrixXd X(2, 2), Y(2, 2);
-    X << 0.0, 0.0, 0.0, 0.0;
-    Y << 1.0, 10.0, 3.0, 16.0;  // c = (2, 13), s = (sqrt2, sqrt18)
-    gp.set_data(X, Y);
-    Hyperparameters h = simple_hp(2, 2, 0.05, 0.01);
-    h.log_hook_weight = std::log(1.7);
-    gp.set_hyperparameters(h);
-    const Eigen::MatrixXd B = h.coregionalization();
-    const Eigen::MatrixXd C = coupling == HookCoupling::Coregionalized ? B : Eigen::MatrixXd::Ones(2, 2);
-    const Eigen::Vector2d s(std::sqrt(2.0), std::sqrt(18.0));
-    Eigen::MatrixXd Z(2, 2);
-    Z << 0.9, 0.9, 0.95, 0.8;
-    const Posterior post = gp.posterior(Z);
-    auto sig = [&](int z, int m) { return (m == 0 ? 1.0 : 2.0) * Z(z, 0) / s[m]; };
-    for (int m = 0; m < 2; ++m)
-      for (int mp = 0; mp < 2; ++mp)
-        for (int z = 0; z < 2; ++z)
-          for (int zp = 0; zp < 2; ++zp) {
-            const double want = s[m] * s[mp] *
-                                (B(m, mp) * rbf(Z.row(z), Z.row(zp), 0.05) + 1.7 * sig(z, m) * sig(zp, mp) * C(m, mp));
-            EXPECT_NEAR(post.covariance(m * 2 + z, mp * 2 + zp), want, 1e-10 * (1 + std::abs(want)));
-          }
-    EXPECT_NEAR(post.mean(0, 0), 2.0, 1e-9);  // no information reaches the test points
-  }
+  //   cov((z,m),(z',m')) = s_m s_m' B_mm' (k(z,z') + w sig~_m(z) sig~_m'(z')).
+  MultiFidelityGp gp(2, 2);
+  gp.set_kernel_hook([](const Eigen::MatrixXd& Z) {
+    Eigen::MatrixXd S(Z.rows(), 2);
+    S.col(0) = Z.col(0);
+    S.col(1) = 2.0 * Z.col(0);
+    return S;
+  });
+  Eigen::MatrixXd X(2, 2), Y(2, 2);
+  X << 0.0, 0.0, 0.0, 0.0;
+  Y << 1.0, 10.0, 3.0, 16.0;  // c = (2, 13), s = (sqrt2, sqrt18)
+  gp.set_data(X, Y);
+  Hyperparameters h = simple_hp(2, 2, 0.05, 0.01);
+  h.log_hook_weight = std::log(1.7);
+  gp.set_hyperparameters(h);
+  const Eigen::MatrixXd B = h.coregionalization();
+  const Eigen::Vector2d s(std::sqrt(2.0), std::sqrt(18.0));
+  Eigen::MatrixXd Z(2, 2);
+  Z << 0.9, 0.9, 0.95, 0.8;
+  const Posterior post = gp.posterior(Z);
+  auto sig = [&](int z, int m) { return (m == 0 ? 1.0 : 2.0) * Z(z, 0) / s[m]; };
+  for (int m = 0; m < 2; ++m)
+    for (int mp = 0; mp < 2; ++mp)
+      for (int z = 0; z < 2; ++z)
+        for (int zp = 0; zp < 2; ++zp) {
+          const double want = s[m] * s[mp] *
+                              (B(m, mp) * rbf(Z.row(z), Z.row(zp), 0.05) + 1.7 * sig(z, m) * sig(zp, mp) * B(m, mp));
+          EXPECT_NEAR(post.covariance(m * 2 + z, mp * 2 + zp), want, 1e-10 * (1 + std::abs(want)));
+        }
+  EXPECT_NEAR(post.mean(0, 0), 2.0, 1e-9);  // no information reaches the test points
 }
 
 TEST(GpRobustness, DuplicatesSinglePointConstantAndExtremeScales) {
@@ -257,7 +252,7 @@ TEST(GpErrors, BadInputThrowsWithStatus) {
   }
   // A singular one is rescued by jitter.
   const GramFactor f = GramFactor::dense(Eigen::MatrixXd::Ones(4, 4));
-  EXPECT_GT(f.jitter(), 0.0);
+  EXPECT_TRUE(std::isfinite(f.log_det()));
 }
 
 // set_data and set_hyperparameters either succeed or leave the model as it

@@ -11,6 +11,17 @@
 namespace rescue::moo {
 namespace {
 
+// Constrained domination (Deb et al. 2002, Sec. V), the reference for
+// nondominated_sort with violations: a feasible point beats an infeasible one,
+// an infeasible point beats another with a larger violation, and two feasible
+// points compare by Pareto dominance.
+bool constrained_dominates(const double* a, double va, const double* b, double vb, std::size_t m) {
+  const bool fa = va <= 0.0, fb = vb <= 0.0;
+  if (fa && fb) return dominates(a, b, m);
+  if (fa != fb) return fa;
+  return va < vb;
+}
+
 std::vector<double> tied_points(std::size_t n, std::size_t m, Rng& rng, std::uint64_t levels) {
   std::vector<double> p(n * m);
   for (double& v : p) v = static_cast<double>(rng.below(levels));

@@ -1,11 +1,22 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "util/error.hpp"
 #include "util/sobol.hpp"
 
 namespace {
+
+// The next n points, row-major n x dim.
+std::vector<double> take(rescue::Sobol& sobol, int n) {
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) {
+    const auto p = sobol.next();
+    out.insert(out.end(), p.begin(), p.end());
+  }
+  return out;
+}
 
 TEST(Sobol, FirstPointsMatchThePublishedSequence) {
   rescue::Rng rng(1);
@@ -26,7 +37,7 @@ TEST(Sobol, EveryDimensionIsStratified) {
     rescue::Rng rng(7);
     rescue::Sobol sobol(32, shift, rng);
     const int n = 1024;
-    const auto pts = sobol.take(n);
+    const auto pts = take(sobol, n);
     for (int j = 0; j < 32; ++j) {
       std::set<int> cells;
       for (int i = 0; i < n; ++i) cells.insert(static_cast<int>(pts[i * 32 + j] * n));
@@ -43,7 +54,7 @@ TEST(Sobol, PairsAreEvenlySpread) {
   rescue::Rng rng(3);
   rescue::Sobol sobol(27, false, rng);
   const int n = 1024;
-  const auto pts = sobol.take(n);
+  const auto pts = take(sobol, n);
   for (auto [a, b] : {std::pair<int, int>{0, 1}, {5, 17}, {20, 26}, {11, 12}}) {
     int counts[8][8] = {};
     for (int i = 0; i < n; ++i) counts[int(pts[i * 27 + a] * 8)][int(pts[i * 27 + b] * 8)]++;
