@@ -67,7 +67,7 @@ SearchResult maximize_acquisition(const ProblemSpec& spec, const AcquisitionFn& 
                                   const std::vector<std::vector<double>>& extra_starts) {
   const int d = spec.dim();
   const auto& fid = spec.fidelity();
-  const bool continuous_s = !options.target_only && !fid.discrete && fid.upper > fid.lower;
+  const bool continuous_s = !options.target_only && !fid.discrete && !fid.single_level();
   std::vector<double> levels;
   if (options.target_only)
     levels = {fid.target};

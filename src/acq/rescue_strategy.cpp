@@ -33,8 +33,8 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& optio
   // lengthscales, which the outputs share; a learned mean term c_m (t - s)
   // carries it at one parameter per output. The paper's fixed form has none.
   const FidelitySpec& f = spec.fidelity();
-  o.learn_fidelity_offset = !fixed && f.upper > f.lower;
-  o.fidelity_anchor = f.upper > f.lower ? f.unit(f.target) : 1.0;
+  o.learn_fidelity_offset = !fixed && !f.single_level();
+  o.fidelity_anchor = f.single_level() ? 1.0 : f.unit(f.target);
   // Small data with a prior that explains most of an output leave its
   // residual to be read as noise; the low-noise start (gp_fit.cpp) gets out.
   // hvkg keeps its fit as it was (gp_fit.cpp says why).

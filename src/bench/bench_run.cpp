@@ -56,9 +56,9 @@ void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem,
   check(rescue_problem_set_strategy(p, settings.strategy.c_str()), "rescue_problem_set_strategy", p);
   if (only_fidelity) {
     // Per-level costs would not fit a single level; with one level the
-    // exponential model costs 1 per evaluation.
+    // exponential model costs 1 per evaluation whatever its rate.
     const double s = *only_fidelity;
-    check(rescue_problem_set_cost_exponential(p, 4.8), "rescue_problem_set_cost_exponential", p);
+    check(rescue_problem_set_cost_exponential(p, 0.0), "rescue_problem_set_cost_exponential", p);
     check(rescue_problem_set_fidelity_levels(p, &s, 1, s), "rescue_problem_set_fidelity_levels", p);
   }
   for (const auto& [key, value] : settings.params)

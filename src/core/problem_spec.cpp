@@ -25,7 +25,7 @@ const std::vector<std::string>& strategy_names() {
 // ---- FidelitySpec ---------------------------------------------------------------------
 
 double FidelitySpec::unit(double s) const {
-  if (upper <= lower) return 1.0;
+  if (single_level()) return 1.0;
   return (s - lower) / (upper - lower);
 }
 
@@ -255,7 +255,7 @@ double ProblemSpec::cost(const double* x, double s) const {
   switch (cost_.kind) {
     case CostKind::Exponential:
       // Without a fidelity range there is nothing to trade: one evaluation, one unit.
-      if (fidelity_.upper <= fidelity_.lower) return 1.0;
+      if (fidelity_.single_level()) return 1.0;
       return std::exp(cost_.rate * fidelity_.unit(s));
     case CostKind::PerLevel: {
       const int i = fidelity_.level_index(s);

@@ -59,6 +59,8 @@ struct FidelitySpec {
   std::vector<double> levels{1.0};
   double target = 1.0;
 
+  /// Whether there is only one fidelity (no range to trade cost against accuracy).
+  bool single_level() const { return upper <= lower; }
   /// Maps s to [0, 1] over the fidelity range (1 for a single level).
   double unit(double s) const;
   /// Whether s is a valid fidelity (inside the range, or one of the levels).

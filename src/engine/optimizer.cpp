@@ -16,15 +16,13 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string num(double v) { return fmt17(v); }
-
 void check_values(const std::vector<double>& v, std::size_t expected, const char* what, bool allow_nan) {
   if (v.size() != expected)
     fail(Status::SizeMismatch, std::string(what) + ": expected " + std::to_string(expected) + " values, got " +
                                    std::to_string(v.size()));
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (std::isfinite(v[i]) || (allow_nan && std::isnan(v[i]))) continue;
-    fail(Status::NonFinite, std::string(what) + "[" + std::to_string(i) + "] is " + num(v[i]) +
+    fail(Status::NonFinite, std::string(what) + "[" + std::to_string(i) + "] is " + fmt17(v[i]) +
                                 (allow_nan ? "; values must be finite or NaN (not measured)" : "; values must be finite"));
   }
 }
@@ -91,8 +89,8 @@ PendingTicket Optimizer::suggest() {
     fail(Status::InvalidState, "no ticket numbers are left for this optimizer");
   const double left = budget_left();
   if (left <= 0.0)
-    fail(Status::BudgetExhausted, "the budget of " + num(spec_.budget()) + " is spent (" + num(spent_) +
-                                      " reported, " + num(pending_cost()) + " pending)");
+    fail(Status::BudgetExhausted, "the budget of " + fmt17(spec_.budget()) + " is spent (" + fmt17(spent_) +
+                                      " reported, " + fmt17(pending_cost()) + " pending)");
   // Work on a copy of the generator so that a failure leaves the state unchanged.
   Rng rng = rng_;
   std::optional<Suggestion> next;
@@ -109,7 +107,7 @@ PendingTicket Optimizer::suggest() {
   // Refused before the strategy runs when nothing is affordable, so that the refusal leaves
   // its state (model fits, the causal model) as it was.
   if (!next && cheapest_cost(spec_) > left)
-    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
+    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + fmt17(left) + " budget left");
   if (!next) {
     // The strategy refreshes its caches (model fits, the causal model) before it can find out
     // that nothing is affordable (a callback cost depends on x) or before a user callback
@@ -143,9 +141,9 @@ PendingTicket Optimizer::suggest() {
     if (!next) restore();
   }
   if (!next)
-    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + num(left) + " budget left");
+    fail(Status::BudgetExhausted, "no fidelity is affordable with the " + fmt17(left) + " budget left");
   spec_.check_config(next->x.data());
-  if (!spec_.fidelity().valid(next->s)) fail(Status::Internal, "strategy suggested an invalid fidelity " + num(next->s));
+  if (!spec_.fidelity().valid(next->s)) fail(Status::Internal, "strategy suggested an invalid fidelity " + fmt17(next->s));
   PendingTicket t;
   t.x = std::move(next->x);
   t.s = next->s;
@@ -218,7 +216,7 @@ static void insert_sorted(std::vector<std::int64_t>& v, std::int64_t t) {
 void Optimizer::check_spend(double cost) const {
   // Checkpoints store the total; an overflow would make them unloadable.
   if (!std::isfinite(spent_ + cost))
-    fail(Status::OutOfRange, "the cost " + num(cost) + " would make the total cost spent (" + num(spent_) +
+    fail(Status::OutOfRange, "the cost " + fmt17(cost) + " would make the total cost spent (" + fmt17(spent_) +
                                  ") overflow; use smaller cost units");
 }
 
@@ -244,8 +242,8 @@ void Optimizer::check_point(const std::vector<double>& x, double s) const {
     fail(Status::SizeMismatch, "configuration: expected " + std::to_string(spec_.dim()) + " values, got " +
                                    std::to_string(x.size()));
   spec_.check_config(x.data());
-  if (!std::isfinite(s)) fail(Status::NonFinite, "fidelity is " + num(s) + "; it must be finite");
-  if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + num(s) + " is not a valid fidelity of this problem");
+  if (!std::isfinite(s)) fail(Status::NonFinite, "fidelity is " + fmt17(s) + "; it must be finite");
+  if (!spec_.fidelity().valid(s)) fail(Status::OutOfRange, "fidelity " + fmt17(s) + " is not a valid fidelity of this problem");
 }
 
 double Optimizer::cost(const std::vector<double>& x, double s) const {
@@ -328,7 +326,7 @@ Eigen::MatrixXd Optimizer::unit_points(const Eigen::MatrixXd& x, const Eigen::Ve
     for (int j = 0; j < d; ++j) row[static_cast<std::size_t>(j)] = x(i, j);
     spec_.check_config(row.data());
     if (!std::isfinite(s[i]))
-      fail(Status::NonFinite, "fidelity of point " + std::to_string(i) + " is " + num(s[i]) + "; it must be finite");
+      fail(Status::NonFinite, "fidelity of point " + std::to_string(i) + " is " + fmt17(s[i]) + "; it must be finite");
     if (!spec_.fidelity().valid(s[i]))
       fail(Status::OutOfRange, "fidelity of point " + std::to_string(i) + " is not a valid fidelity of the problem");
     spec_.to_unit(row.data(), u.data());
@@ -442,11 +440,11 @@ void Optimizer::add_observational(const std::vector<std::vector<double>>& rows) 
       const bool key = static_cast<int>(j) <= d;  // options and fidelity must be present
       if (std::isfinite(row[j]) || (!key && std::isnan(row[j]))) continue;
       fail(Status::NonFinite, "observational row " + std::to_string(r) + ", column " + std::to_string(j) + " is " +
-                                  num(row[j]) + (key ? " (options and fidelity must be finite)" : " (use NaN for missing)"));
+                                  fmt17(row[j]) + (key ? " (options and fidelity must be finite)" : " (use NaN for missing)"));
     }
     spec_.check_config(row.data());
     if (!spec_.fidelity().valid(row[d]))
-      fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + num(row[d]) + " is not valid");
+      fail(Status::OutOfRange, "observational row " + std::to_string(r) + ": fidelity " + fmt17(row[d]) + " is not valid");
   }
   observational_.insert(observational_.end(), rows.begin(), rows.end());
   notify();

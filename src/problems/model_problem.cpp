@@ -69,7 +69,7 @@ Evaluation ModelProblem::evaluate(const double* x, double s) const {
     }
     fail(Status::OutOfRange, why + ")");
   }
-  Evaluation e = model(bias_.model_input(spec_, x, s).data(), s);
+  Evaluation e = bias_.maps_input() ? model(bias_.model_input(spec_, x, s).data(), s) : model(x, s);
   bias_.apply(spec_, x, s, e.y);
   return e;
 }

@@ -25,8 +25,9 @@ struct ProblemOptions {
   double energy_sd = 0.02;
   double completion_sd = 0.02;
 
-  // Strength of the misleading low-fidelity bias (0: none). A name with the
-  // "-adversarial" suffix uses 1 unless this is set to a positive value.
+  // Strength of the misleading low-fidelity bias (0: none). A name with a
+  // bias suffix ("-adversarial", "-jump", "-growing") uses 1 unless this is
+  // set to a positive value; on a plain name it makes the problem adversarial.
   double adversarial_bias = 0.0;
 
   /// Sets a parameter by key (see keys()); throws UnknownName for an unknown key

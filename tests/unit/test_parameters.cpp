@@ -225,9 +225,13 @@ std::vector<double> short_run(const char* strategy, int objectives, const std::s
                                                   {"kg.fantasies", 2},         {"kg.set_size", 3},
                                                   {"recommend.population", 12}, {"recommend.generations", 4},
                                                   {"acq.mc_samples", 16}};
-  for (const auto& [name, value] : small)
-    if (name != under_test) EXPECT_EQ(rescue_problem_set_param(p, name, value), RESCUE_OK) << name;
-  if (set_default) EXPECT_EQ(rescue_problem_set_param(p, under_test.c_str(), parameter_default(under_test)), RESCUE_OK);
+  for (const auto& [name, value] : small) {
+    if (name == under_test) continue;
+    EXPECT_EQ(rescue_problem_set_param(p, name, value), RESCUE_OK) << name;
+  }
+  if (set_default) {
+    EXPECT_EQ(rescue_problem_set_param(p, under_test.c_str(), parameter_default(under_test)), RESCUE_OK);
+  }
   rescue_optimizer* opt = nullptr;
   EXPECT_EQ(rescue_create(p, &opt), RESCUE_OK) << rescue_last_error();
   rescue_problem_free(p);
