@@ -11,16 +11,16 @@ namespace rescue::problems {
 
 ModelProblem::ModelProblem(std::string name, std::vector<double> wrong_unit, std::vector<double> bias_scale)
     : base_name_(name), name_(std::move(name)) {
-  bias_.wrong_unit = std::move(wrong_unit);
-  bias_.scale = std::move(bias_scale);
+  misleading_.wrong_unit = std::move(wrong_unit);
+  misleading_.scale = std::move(bias_scale);
 }
 
 void ModelProblem::set_misleading(Misleading kind, double strength) {
   if (!std::isfinite(strength) || strength < 0.0)
     fail(Status::InvalidArgument, "adversarial bias strength must be finite and >= 0");
-  bias_.kind = kind;
-  bias_.strength = strength;
-  const bool active = bias_.maps_input() || bias_.biases();
+  misleading_.kind = kind;
+  misleading_.strength = strength;
+  const bool active = misleading_.maps_input() || misleading_.biases();
   name_ = active ? base_name_ + misleading_suffixes()[static_cast<std::size_t>(kind) - 1] : base_name_;
 }
 
@@ -34,20 +34,20 @@ std::vector<std::pair<std::string, std::string>> ModelProblem::causal_edges() co
     if (std::find(edges.begin(), edges.end(), std::make_pair(from, to)) == edges.end()) edges.emplace_back(from, to);
   };
   const auto& options = spec_.options();
-  if (bias_.biases()) {
+  if (misleading_.biases()) {
     // The bias depends on every option and on the fidelity.
     for (const auto& obj : spec_.objectives()) {
       add("fidelity", obj.name);
       for (const auto& o : options) add(o.name, obj.name);
     }
-  } else if (bias_.maps_input()) {
+  } else if (misleading_.maps_input()) {
     // Below the target, the model's input i is fed by option source_option(i).
     const int d = spec_.dim();
     const Edges own = model_edges();
     for (const auto& [from, to] : own) {
       for (int i = 0; i < d; ++i) {
         if (options[static_cast<std::size_t>(i)].name != from) continue;
-        add(options[static_cast<std::size_t>(bias_.source_option(i, d))].name, to);
+        add(options[static_cast<std::size_t>(misleading_.source_option(i, d))].name, to);
         add("fidelity", to);
       }
     }
@@ -69,8 +69,8 @@ Evaluation ModelProblem::evaluate(const double* x, double s) const {
     }
     fail(Status::OutOfRange, why + ")");
   }
-  Evaluation e = bias_.maps_input() ? model(bias_.model_input(spec_, x, s).data(), s) : model(x, s);
-  bias_.apply(spec_, x, s, e.y);
+  Evaluation e = misleading_.maps_input() ? model(misleading_.model_input(spec_, x, s).data(), s) : model(x, s);
+  misleading_.apply(spec_, x, s, e.y);
   return e;
 }
 

@@ -28,7 +28,7 @@ class ModelProblem : public BenchmarkProblem {
   /// problem's name gains the kind's suffix, except for a bias of strength 0,
   /// which leaves the problem as it is. The strength matters only for the biases.
   void set_misleading(Misleading kind, double strength);
-  const MisleadingFidelity& misleading() const { return bias_; }
+  const MisleadingFidelity& misleading() const { return misleading_; }
 
  protected:
   ModelProblem(std::string name, std::vector<double> wrong_unit, std::vector<double> bias_scale);
@@ -46,7 +46,7 @@ class ModelProblem : public BenchmarkProblem {
 
  private:
   std::string base_name_, name_;
-  MisleadingFidelity bias_;
+  MisleadingFidelity misleading_;
 };
 
 }  // namespace rescue::problems
