@@ -122,6 +122,14 @@ struct CrossValidation {
   std::vector<double> sd;    ///< count x (M + Q), row-major: held-out standard deviations of the observed values
 };
 
+/** How well each band of fidelities predicts the target (rescue_fidelity_agreement()). */
+struct FidelityAgreement {
+  std::vector<double> rmsZ;  ///< bands x (M + Q), row-major: root mean square standardized error at the target
+  std::vector<double> rank;  ///< bands x (M + Q), row-major: Spearman correlation of predicted and observed target values
+  std::vector<int> rows;     ///< per band: the successful observations in it
+  int targetRows = 0;        ///< successful observations at the target fidelity
+};
+
 /** A suggestion: evaluate configuration x at this fidelity, then report it under this ticket. */
 struct Suggestion {
   std::vector<double> x;
@@ -512,6 +520,23 @@ class Optimizer {
     check(rescue_cross_validate(h(), out.mean.data(), out.sd.data(), p, out.count + 1, &out.count));
     out.mean.resize(static_cast<size_t>(out.count) * static_cast<size_t>(p));
     out.sd.resize(out.mean.size());
+    return out;
+  }
+  /** How well the observations in each band predict the target; bands holds (lower, upper) pairs in the
+   *  problem's fidelity units, a pair (s, s) selecting the level s. */
+  FidelityAgreement fidelityAgreement(const std::vector<double>& bands) {
+    if (bands.size() % 2 != 0) throw Error(RESCUE_ERR_SIZE_MISMATCH, "bands must hold (lower, upper) pairs");
+    const int p = numObjectives() + numConstraints();
+    const int nb = static_cast<int>(bands.size() / 2);
+    FidelityAgreement out;
+    out.rmsZ.resize(static_cast<size_t>(nb) * static_cast<size_t>(p));
+    out.rank.resize(out.rmsZ.size());
+    out.rows.resize(static_cast<size_t>(nb));
+    // A spare entry keeps the buffers real when there is no band, so the call reports that itself.
+    out.rmsZ.push_back(0.0);
+    check(rescue_fidelity_agreement(h(), bands.data(), nb, out.rmsZ.data(), out.rank.data(), out.rows.data(), p,
+                                    &out.targetRows));
+    out.rmsZ.pop_back();
     return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and

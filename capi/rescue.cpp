@@ -589,6 +589,29 @@ rescue_status rescue_cross_validate(rescue_optimizer* opt, double* mean, double*
   });
 }
 
+rescue_status rescue_fidelity_agreement(rescue_optimizer* opt, const double* bands, int nbands, double* rms_z,
+                                        double* rank, int* rows, int p, int* target_rows) {
+  RESCUE_OPT_CALL(opt, {
+    need(bands, "bands");
+    need(rms_z, "rms_z buffer");
+    if (nbands < 1) rescue::fail(Status::InvalidArgument, "nbands must be at least 1");
+    const rescue::ProblemSpec& spec = opt->engine->spec();
+    const int P = spec.num_objectives() + spec.num_constraints();
+    if (p != P) rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+    std::vector<rescue::acq::FidelityBand> b(static_cast<std::size_t>(nbands));
+    for (int i = 0; i < nbands; ++i) b[static_cast<std::size_t>(i)] = {bands[2 * i], bands[2 * i + 1]};
+    const rescue::acq::FidelityAgreement a = opt->engine->fidelity_agreement(b);
+    for (int i = 0; i < nbands; ++i) {
+      for (int m = 0; m < P; ++m) {
+        rms_z[i * P + m] = a.rms_z(i, m);
+        if (rank) rank[i * P + m] = a.rank(i, m);
+      }
+      if (rows) rows[i] = a.rows[static_cast<std::size_t>(i)];
+    }
+    if (target_rows) *target_rows = a.target_rows;
+  });
+}
+
 // ---- observational data ---------------------------------------------------------------
 
 rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows, int n, int ncols) {

@@ -148,6 +148,9 @@ public static class TestRescue {
         bool held = cv.Count == opt.NumObservations() && cv.Mean.Length == 2 * cv.Count && cv.Sd.Length == cv.Mean.Length;
         for (int i = 0; held && i < cv.Sd.Length; ++i) held &= cv.Sd[i] > 0 && double.IsFinite(cv.Mean[i]);
         Check(held, "cross-validation holds out every observation");
+        FidelityAgreement fa = opt.FidelityAgreement(new double[] {0.0, 1.0, 1.0, 1.0});
+        Check(fa.Rows.Length == 2 && fa.Rows[0] == opt.NumObservations() && fa.Rows[1] == fa.TargetRows
+              && fa.RmsZ.Length == 4 && fa.Rank.Length == 4, "fidelity agreement per band");
       }
 
       using (var opt = Optimizer.LoadFile(Environment.GetEnvironmentVariable("RESCUE_CHECKPOINT_IN"))) {

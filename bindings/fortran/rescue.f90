@@ -416,6 +416,19 @@ module rescue
       integer(c_int) :: rescue_cross_validate
     end function
 
+    !> How well each band of fidelities predicts the target: bands(2, nbands) holds (lower, upper);
+    !> rms_z(p, nbands) and rank(p, nbands) with p = M + Q; rows(nbands) the observations per band.
+    function rescue_fidelity_agreement(opt, bands, nbands, rms_z, rank, rows, p, target_rows) &
+        bind(C, name="rescue_fidelity_agreement")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      real(c_double), intent(in) :: bands(*)
+      integer(c_int), value :: nbands, p
+      real(c_double), intent(out) :: rms_z(*), rank(*)
+      integer(c_int), intent(out) :: rows(*), target_rows
+      integer(c_int) :: rescue_fidelity_agreement
+    end function
+
     !> rows(ncols, n) receives n rows in the layout of rescue_add_observational.
     function rescue_problem_sample_observational(problem, n, seed, rows, ncols) &
         bind(C, name="rescue_problem_sample_observational")

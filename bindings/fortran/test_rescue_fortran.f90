@@ -14,6 +14,8 @@ program test_rescue_fortran
   real(c_double) :: x(2), s, y(2), bad(3), hv, spent, pending, budget
   real(c_double), allocatable :: h1(:, :), h2(:, :), px(:, :), py(:, :)
   real(c_double), allocatable :: pmean(:, :), psd(:, :), pfeas(:), ps(:), cvm(:, :), cvs(:, :)
+  real(c_double) :: fbands(2, 2), frms(2, 2), frank(2, 2)
+  integer(c_int) :: frows(2), ftarget
   real(c_double) :: none(0)
   character(:), allocatable :: text, ptext
   real(c_double) :: pdefault, plower, pupper
@@ -98,6 +100,11 @@ program test_rescue_fortran
   st = rescue_cross_validate(opt, cvm, cvs, 2_c_int, int(size(cvm, 2), c_int), cnt)
   call expect(st == RESCUE_OK .and. cnt == size(cvm, 2), 'cross-validate: '//rescue_errmsg(opt))
   call expect(all(cvs > 0), 'held-out spreads are positive')
+  ! The whole range against the target alone: every observation in the first band.
+  fbands = reshape([0.0_c_double, 1.0_c_double, 1.0_c_double, 1.0_c_double], [2, 2])
+  st = rescue_fidelity_agreement(opt, fbands, 2_c_int, frms, frank, frows, 2_c_int, ftarget)
+  call expect(st == RESCUE_OK, 'fidelity agreement: '//rescue_errmsg(opt))
+  call expect(frows(1) == cnt .and. frows(2) == ftarget, 'bands count their observations')
 
   ! A checkpoint written by another language: loading it and finishing gives the same set.
   st = rescue_load_file(trim(in_path), opt2)

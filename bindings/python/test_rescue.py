@@ -286,3 +286,11 @@ def test_model_predictions(problem):
         assert np.asarray(cv.mean).shape == (len(obs), 2)
         assert np.all(np.asarray(cv.sd) >= np.asarray(pred.sd) * (1 - 1e-9))
         assert np.all(np.abs(np.asarray(cv.mean) - y) <= 6 * np.asarray(cv.sd) + 0.1 * scale)
+        # Per band of fidelities: how well it predicts the target observations.
+        t = opt.target_fidelity
+        fa = opt.fidelity_agreement([(0.0, t), (t, t)])
+        assert np.asarray(fa.rms_z).shape == (2, 2) and np.asarray(fa.rank).shape == (2, 2)
+        assert fa.rows[0] == len(obs) and fa.target_rows == sum(1 for v in s if v == t) == fa.rows[1]
+        with pytest.raises(rescue.RescueError) as err:
+            opt.fidelity_agreement([(t, 0.0)])
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT

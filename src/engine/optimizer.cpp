@@ -387,6 +387,23 @@ void Optimizer::cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd) {
   if (sd) *sd = std::move(outs);
 }
 
+acq::FidelityAgreement Optimizer::fidelity_agreement(const std::vector<acq::FidelityBand>& bands) {
+  const FidelitySpec& f = spec_.fidelity();
+  for (const acq::FidelityBand& b : bands) {
+    if (!std::isfinite(b.lower) || !std::isfinite(b.upper)) fail(Status::NonFinite, "a band's ends must be finite");
+    if (b.lower > b.upper) fail(Status::InvalidArgument, "a band's lower end is above its upper end");
+    if (b.lower < f.lower || b.upper > f.upper)
+      fail(Status::OutOfRange, "a band reaches outside the fidelity range [" + fmt17(f.lower) + ", " +
+                                   fmt17(f.upper) + "]");
+  }
+  const acq::Surrogate* model = current_model();
+  if (!model) fail(Status::InvalidState, "no model yet: the check needs at least two successful observations");
+  std::vector<double> s;
+  for (const auto& o : observations_)
+    if (!o.failed) s.push_back(o.s);
+  return acq::fidelity_agreement(model->gp(), acq::training_set(spec_, observations_), s, f.target, bands);
+}
+
 acq::CausalPrior& Optimizer::causal_model() {
   acq::CausalPrior* prior = strategy_->causal(view(HUGE_VAL));
   if (!prior)

@@ -15,6 +15,7 @@
 
 #include "core/observation.hpp"
 #include "core/problem_spec.hpp"
+#include "acq/fidelity_agreement.hpp"
 #include "acq/strategy.hpp"
 #include "acq/surrogate.hpp"
 #include "util/rng.hpp"
@@ -92,6 +93,11 @@ class Optimizer {
   /// observation lacks, are NaN. Throws InvalidState before two successful
   /// observations.
   void cross_validate(Eigen::MatrixXd* mean, Eigen::MatrixXd* sd);
+  /// How well each band of fidelities predicts the target with that same
+  /// model (acq/fidelity_agreement.hpp); bands in user units, each inside the
+  /// fidelity range with lower <= upper. Throws InvalidState before two
+  /// successful observations.
+  acq::FidelityAgreement fidelity_agreement(const std::vector<acq::FidelityBand>& bands);
 
   void add_observational(const std::vector<std::vector<double>>& rows);
   const std::vector<std::vector<double>>& observational() const { return observational_; }

@@ -351,6 +351,13 @@ TEST(AskTell, OutputsThatOverflowTheArithmeticAreANumericalFailure) {
   if (cv == RESCUE_OK)
     for (std::size_t k = 0; k < cm.size(); ++k) EXPECT_TRUE(std::isfinite(cm[k]) && std::isfinite(cs[k])) << k;
   std::cout << "cross-validation of outputs near 1e160: " << rescue_status_string(cv) << "\n";
+  // So are the per-band figures.
+  const double bands[2] = {0.0, 1.0};
+  double rz[3] = {0, 0, 0}, rk[3];
+  const rescue_status fa = rescue_fidelity_agreement(opt.h, bands, 1, rz, rk, nullptr, 3, nullptr);
+  EXPECT_TRUE(fa == RESCUE_OK || fa == RESCUE_ERR_NUMERICAL) << rescue_errmsg(opt.h);
+  if (fa == RESCUE_OK)
+    for (double v : rz) EXPECT_FALSE(std::isinf(v));
   EXPECT_TRUE(state(opt.h) == before) << "the refused suggestion changed the state";
   EXPECT_EQ(rescue_num_observations(opt.h), observed);
 }

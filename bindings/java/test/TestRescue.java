@@ -1,6 +1,7 @@
 import java.util.Arrays;
 import org.rescue.Budget;
 import org.rescue.CrossValidation;
+import org.rescue.FidelityAgreement;
 import org.rescue.Observation;
 import org.rescue.Optimizer;
 import org.rescue.ParamInfo;
@@ -172,6 +173,9 @@ public final class TestRescue {
                        && cv.getSd().length == cv.getMean().length;
         for (int i = 0; held && i < cv.getSd().length; ++i) held &= cv.getSd()[i] > 0 && Double.isFinite(cv.getMean()[i]);
         check(held, "cross-validation holds out every observation");
+        FidelityAgreement fa = opt.fidelityAgreement(new double[] {0.0, 1.0, 1.0, 1.0});
+        check(fa.getRows().length == 2 && fa.getRows()[0] == opt.numObservations() && fa.getRows()[1] == fa.getTargetRows()
+              && fa.getRmsZ().length == 4 && fa.getRank().length == 4, "fidelity agreement per band");
       }
 
       // Checkpoints: from C, to the other languages, and in memory.

@@ -48,6 +48,7 @@ Evaluation = namedtuple("Evaluation", "objectives constraints indicators")
 Parameter = namedtuple("Parameter", "name default kind lower upper description")
 Prediction = namedtuple("Prediction", "mean sd feasible")
 CrossValidation = namedtuple("CrossValidation", "mean sd")
+FidelityAgreement = namedtuple("FidelityAgreement", "rms_z rank rows target_rows")
 
 
 def _error(status, message):
@@ -433,6 +434,21 @@ class Optimizer:
         c = self._h().crossValidate()
         width = self.num_objectives + self.num_constraints
         return CrossValidation(_matrix(c.mean, c.count, width), _matrix(c.sd, c.count, width))
+
+    def fidelity_agreement(self, bands):
+        """FidelityAgreement(rms_z, rank, rows, target_rows): how well the observations in each band
+        of fidelities predict the observations at the target. bands is a list of (lower, upper)
+        pairs in the problem's fidelity units ((s, s) selects the level s). rms_z and rank are
+        bands x (M + Q): the root mean square of (observed - mean) / sd at the target, and the
+        Spearman correlation of predicted with observed target values (NaN where too few).
+        A band with the target predicts each target observation from its others; (target,
+        target) is the reference. rows counts the observations in each band."""
+        flat = [float(v) for band in bands for v in band]
+        a = self._h().fidelityAgreement(_vec(flat))
+        width = self.num_objectives + self.num_constraints
+        n = len(flat) // 2
+        return FidelityAgreement(_matrix(a.rmsZ, n, width), _matrix(a.rank, n, width), list(a.rows),
+                                 int(a.targetRows))
 
     def add_observational(self, rows):
         """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""

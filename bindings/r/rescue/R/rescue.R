@@ -324,6 +324,25 @@ rescue_cross_validate <- function(opt) {
        sd = matrix(CrossValidation_sd_get(cv), nrow = n, byrow = TRUE, dimnames = list(NULL, cols)))
 }
 
+#' How well the observations in each band of fidelities predict the target: list(rms_z, rank,
+#' rows, target_rows). bands is a two-column matrix (or a vector of pairs) of (lower, upper) in the
+#' problem's fidelity units; c(s, s) selects the level s. rms_z and rank have a row per band and a
+#' column per objective then constraint metric: the root mean square of (observed - mean) / sd at
+#' the target, and the Spearman correlation of predicted with observed target values (NA where too
+#' few). A band with the target predicts each target observation from its others, so c(target,
+#' target) is the reference to read the others against.
+rescue_fidelity_agreement <- function(opt, bands) {
+  bands <- matrix(as.numeric(t(as.matrix(bands))), ncol = 2, byrow = TRUE)
+  a <- .rescue(Optimizer_fidelityAgreement(.handle(opt), as.numeric(t(bands))))
+  info <- rescue_info(opt)
+  cols <- c(info$objectives, info$constraints)
+  nb <- nrow(bands)
+  na <- function(v) { v[is.nan(v)] <- NA; v }
+  list(rms_z = matrix(na(FidelityAgreement_rmsZ_get(a)), nrow = nb, byrow = TRUE, dimnames = list(NULL, cols)),
+       rank = matrix(na(FidelityAgreement_rank_get(a)), nrow = nb, byrow = TRUE, dimnames = list(NULL, cols)),
+       rows = FidelityAgreement_rows_get(a), target_rows = FidelityAgreement_targetRows_get(a))
+}
+
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
 #' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
 rescue_add_observational <- function(opt, rows) {

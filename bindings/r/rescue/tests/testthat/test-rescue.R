@@ -209,6 +209,14 @@ test_that("the model predicts what it was told", {
   expect_equal(colnames(cv$sd), rescue_info(opt)$objectives)
   expect_true(all(cv$sd >= pred$sd * (1 - 1e-9)))
   expect_true(all(abs(cv$mean - y) <= 6 * cv$sd + 0.1 * matrix(scale, nrow(y), 2, byrow = TRUE)))
+  # Per band of fidelities: how well it predicts the target observations.
+  fa <- rescue_fidelity_agreement(opt, rbind(c(0, 1), c(1, 1)))
+  expect_equal(dim(fa$rms_z), c(2, 2))
+  expect_equal(colnames(fa$rank), rescue_info(opt)$objectives)
+  expect_equal(fa$rows, c(nrow(obs), sum(obs$fidelity == 1)))
+  expect_equal(fa$target_rows, sum(obs$fidelity == 1))
+  e <- tryCatch(rescue_fidelity_agreement(opt, c(1, 0)), rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["INVALID_ARGUMENT"]])
   close(opt)
 })
 

@@ -1,0 +1,121 @@
+#include "acq/fidelity_agreement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "util/error.hpp"
+
+namespace rescue::acq {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> average_ranks(const std::vector<double>& v) {
+  std::vector<std::size_t> order(v.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+    const double mid = 0.5 * static_cast<double>(i + j) + 1.0;
+    for (std::size_t k = i; k <= j; ++k) r[order[k]] = mid;
+    i = j + 1;
+  }
+  return r;
+}
+
+Eigen::MatrixXd rows_of(const Eigen::MatrixXd& A, const std::vector<Eigen::Index>& idx) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(idx.size()), A.cols());
+  for (std::size_t r = 0; r < idx.size(); ++r) out.row(static_cast<Eigen::Index>(r)) = A.row(idx[r]);
+  return out;
+}
+
+// Predictive mean and variance (noise included) at Z from the GP conditioned
+// on the given rows; false when those rows observe nothing.
+bool predict_from(const gp::MultiFidelityGp& gp, const TrainingSet& data, const std::vector<Eigen::Index>& rows,
+                  const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean, Eigen::MatrixXd& var) {
+  if (rows.empty()) return false;
+  const Eigen::MatrixXd Y = rows_of(data.Y, rows);
+  if (!Y.array().isFinite().any()) return false;
+  gp.conditioned_on(rows_of(data.X, rows), Y).posterior_mean_variance(Z, mean, var, true);
+  return true;
+}
+
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
+  const double n = static_cast<double>(a.size()), mid = 0.5 * (n + 1.0);
+  double sab = 0.0, saa = 0.0, sbb = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sab += (ra[i] - mid) * (rb[i] - mid);
+    saa += (ra[i] - mid) * (ra[i] - mid);
+    sbb += (rb[i] - mid) * (rb[i] - mid);
+  }
+  return saa > 0.0 && sbb > 0.0 ? sab / std::sqrt(saa * sbb) : kNaN;
+}
+
+FidelityAgreement fidelity_agreement(const gp::MultiFidelityGp& gp, const TrainingSet& data,
+                                     const std::vector<double>& fidelity, double target,
+                                     const std::vector<FidelityBand>& bands) {
+  const Eigen::Index n = data.X.rows(), P = data.Y.cols();
+  std::vector<Eigen::Index> at_target;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (fidelity[static_cast<std::size_t>(i)] == target) at_target.push_back(i);
+  const Eigen::Index T = static_cast<Eigen::Index>(at_target.size());
+  const Eigen::MatrixXd Z = rows_of(data.X, at_target);
+  const Eigen::MatrixXd Yt = rows_of(data.Y, at_target);
+
+  FidelityAgreement out;
+  out.target_rows = static_cast<int>(T);
+  const Eigen::Index B = static_cast<Eigen::Index>(bands.size());
+  out.rms_z = Eigen::MatrixXd::Constant(B, P, kNaN);
+  out.rank = out.rms_z;
+  for (Eigen::Index b = 0; b < B; ++b) {
+    const FidelityBand& band = bands[static_cast<std::size_t>(b)];
+    std::vector<Eigen::Index> in;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double s = fidelity[static_cast<std::size_t>(i)];
+      if (s >= band.lower && s <= band.upper) in.push_back(i);
+    }
+    out.rows.push_back(static_cast<int>(in.size()));
+    Eigen::MatrixXd mean = Eigen::MatrixXd::Constant(T, P, kNaN), var = mean;
+    if (target < band.lower || target > band.upper) {
+      if (T > 0) predict_from(gp, data, in, Z, mean, var);
+    } else {
+      // The band holds the target rows: each is predicted from the band's others.
+      for (Eigen::Index t = 0; t < T; ++t) {
+        std::vector<Eigen::Index> others;
+        for (Eigen::Index i : in)
+          if (i != at_target[static_cast<std::size_t>(t)]) others.push_back(i);
+        Eigen::MatrixXd m, v;
+        if (!predict_from(gp, data, others, Z.row(t), m, v)) continue;
+        mean.row(t) = m.row(0);
+        var.row(t) = v.row(0);
+      }
+    }
+    if (mean.array().isInf().any() || var.array().isInf().any())
+      fail(Status::Numerical, "the model's predictions of the target overflowed (are the outputs of extreme magnitude? "
+                              "rescale them)");
+    for (Eigen::Index p = 0; p < P; ++p) {
+      std::vector<double> y, mu;
+      double z2 = 0.0;
+      for (Eigen::Index t = 0; t < T; ++t) {
+        if (std::isnan(Yt(t, p)) || std::isnan(mean(t, p)) || !(var(t, p) > 0.0)) continue;
+        const double z = (Yt(t, p) - mean(t, p)) / std::sqrt(var(t, p));
+        z2 += z * z;
+        y.push_back(Yt(t, p));
+        mu.push_back(mean(t, p));
+      }
+      if (y.size() >= 2) out.rms_z(b, p) = std::sqrt(z2 / static_cast<double>(y.size()));
+      if (y.size() >= 3) out.rank(b, p) = spearman(mu, y);
+    }
+  }
+  return out;
+}
+
+}  // namespace rescue::acq
