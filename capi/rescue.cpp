@@ -598,15 +598,17 @@ rescue_status rescue_fidelity_agreement(rescue_optimizer* opt, const double* ban
     const rescue::ProblemSpec& spec = opt->engine->spec();
     const int P = spec.num_objectives() + spec.num_constraints();
     if (p != P) rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
-    std::vector<rescue::acq::FidelityBand> b(static_cast<std::size_t>(nbands));
-    for (int i = 0; i < nbands; ++i) b[static_cast<std::size_t>(i)] = {bands[2 * i], bands[2 * i + 1]};
+    const std::size_t nb = static_cast<std::size_t>(nbands), np = static_cast<std::size_t>(P);
+    std::vector<rescue::acq::FidelityBand> b(nb);
+    for (std::size_t i = 0; i < nb; ++i) b[i] = {bands[2 * i], bands[2 * i + 1]};
     const rescue::acq::FidelityAgreement a = opt->engine->fidelity_agreement(b);
-    for (int i = 0; i < nbands; ++i) {
-      for (int m = 0; m < P; ++m) {
-        rms_z[i * P + m] = a.rms_z(i, m);
-        if (rank) rank[i * P + m] = a.rank(i, m);
+    for (std::size_t i = 0; i < nb; ++i) {
+      for (std::size_t m = 0; m < np; ++m) {
+        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(m);
+        rms_z[i * np + m] = a.rms_z(r, c);
+        if (rank) rank[i * np + m] = a.rank(r, c);
       }
-      if (rows) rows[i] = a.rows[static_cast<std::size_t>(i)];
+      if (rows) rows[i] = a.rows[i];
     }
     if (target_rows) *target_rows = a.target_rows;
   });

@@ -294,3 +294,28 @@ def test_model_predictions(problem):
         with pytest.raises(rescue.RescueError) as err:
             opt.fidelity_agreement([(t, 0.0)])
         assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+
+
+def agreement_of_cheap_band(name):
+    """Rank correlations of the band [0, 0.5] and of the target alone, after 30 uniformly drawn
+    evaluations at s = 0.2 and 10 at the target (the guide's reading of fidelity_agreement)."""
+    with rescue.Problem(name) as p:
+        p.set_seed(1).set_strategy("random").set_budget(1e9)
+        with rescue.Optimizer(p) as opt:
+            rng = np.random.default_rng(1)
+            bounds = [opt.option_info(j)[:2] for j in range(opt.dimension)]
+            for i in range(40):
+                x = [float(rng.uniform(lo, hi)) for lo, hi in bounds]
+                s = 0.2 if i < 30 else 1.0
+                e = p.evaluate(x, s)
+                opt.observe_at(x, s, e.objectives, e.constraints, e.indicators)
+            fa = opt.fidelity_agreement([(0.0, 0.5), (1.0, 1.0)])
+            assert fa.rows == [30, 10] and fa.target_rows == 10
+            return np.asarray(fa.rank)
+
+
+def test_fidelity_agreement_tells_a_mirrored_simulator():
+    faithful = agreement_of_cheap_band("healthcare")
+    mirrored = agreement_of_cheap_band("healthcare-reflected")
+    assert np.all(faithful[0] > 0.9) and np.all(faithful[1] > 0.9)
+    assert np.all(mirrored[0] < -0.5) and np.all(mirrored[1] > 0.9)
