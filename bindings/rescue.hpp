@@ -532,11 +532,8 @@ class Optimizer {
     out.rmsZ.resize(static_cast<size_t>(nb) * static_cast<size_t>(p));
     out.rank.resize(out.rmsZ.size());
     out.rows.resize(static_cast<size_t>(nb));
-    // A spare entry keeps the buffers real when there is no band, so the call reports that itself.
-    out.rmsZ.push_back(0.0);
     check(rescue_fidelity_agreement(h(), bands.data(), nb, out.rmsZ.data(), out.rank.data(), out.rows.data(), p,
                                     &out.targetRows));
-    out.rmsZ.pop_back();
     return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and

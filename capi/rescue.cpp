@@ -592,9 +592,9 @@ rescue_status rescue_cross_validate(rescue_optimizer* opt, double* mean, double*
 rescue_status rescue_fidelity_agreement(rescue_optimizer* opt, const double* bands, int nbands, double* rms_z,
                                         double* rank, int* rows, int p, int* target_rows) {
   RESCUE_OPT_CALL(opt, {
+    if (nbands < 1) rescue::fail(Status::InvalidArgument, "nbands must be at least 1");
     need(bands, "bands");
     need(rms_z, "rms_z buffer");
-    if (nbands < 1) rescue::fail(Status::InvalidArgument, "nbands must be at least 1");
     const rescue::ProblemSpec& spec = opt->engine->spec();
     const int P = spec.num_objectives() + spec.num_constraints();
     if (p != P) rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");

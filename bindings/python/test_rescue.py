@@ -294,6 +294,9 @@ def test_model_predictions(problem):
         with pytest.raises(rescue.RescueError) as err:
             opt.fidelity_agreement([(t, 0.0)])
         assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        with pytest.raises(rescue.RescueError) as err:
+            opt.fidelity_agreement([])
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
 
 
 def agreement_of_cheap_band(name):

@@ -42,6 +42,9 @@ bool predict_from(const gp::MultiFidelityGp& gp, const TrainingSet& data, const 
   const Eigen::MatrixXd Y = rows_of(data.Y, rows);
   if (!Y.array().isFinite().any()) return false;
   gp.conditioned_on(rows_of(data.X, rows), Y).posterior_mean_variance(Z, mean, var, true);
+  // An output the rows never observe is predicted only through the others: not the band's own figure.
+  for (Eigen::Index p = 0; p < Y.cols(); ++p)
+    if (!Y.col(p).array().isFinite().any()) mean.col(p).setConstant(std::numeric_limits<double>::quiet_NaN());
   return true;
 }
 

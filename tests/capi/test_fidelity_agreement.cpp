@@ -158,9 +158,10 @@ TEST(FidelityAgreement, AFaithfulBandRanksTheTargetAndAReflectedOneDoesNot) {
   rescue_problem* p = two_option_problem();
   rescue_optimizer* faithful = with_cheap_band(p, false);
   rescue_optimizer* reflected = with_cheap_band(p, true);
-  const std::vector<double> bands = {0.0, 0.5, 1.0, 1.0};
+  // The last band mixes both: each target row predicted from the cheap rows and the other target rows.
+  const std::vector<double> bands = {0.0, 0.5, 1.0, 1.0, 0.0, 1.0};
   const Agreement f = agreement(faithful, bands), r = agreement(reflected, bands);
-  EXPECT_EQ(f.rows, (std::vector<int>{30, 8}));
+  EXPECT_EQ(f.rows, (std::vector<int>{30, 8, 38}));
   EXPECT_EQ(f.target_rows, 8);
   for (int k = 0; k < kM; ++k) {
     std::cout << "output " << k << ": faithful rms_z " << f.rms[k] << " rank " << f.rank[k] << "; reflected rms_z "
@@ -168,6 +169,7 @@ TEST(FidelityAgreement, AFaithfulBandRanksTheTargetAndAReflectedOneDoesNot) {
     EXPECT_GT(f.rank[k], 0.8) << "output " << k;
     EXPECT_LT(r.rank[k], 0.3) << "output " << k;
     EXPECT_TRUE(std::isfinite(f.rms[kM + k]) && std::isfinite(r.rms[kM + k])) << "the target band's reference";
+    EXPECT_GT(f.rank[2 * kM + k], 0.8) << "faithful cheap rows and the other target rows, output " << k;
   }
   rescue_destroy(faithful);
   rescue_destroy(reflected);
@@ -178,8 +180,8 @@ TEST(FidelityAgreement, BadCallsAreRejectedWriteNothingAndChangeNothing) {
   rescue_problem* p = two_option_problem();
   rescue_optimizer* opt = nullptr;
   ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
-  double rms[4] = {-7, -7, -7, -7}, rank[4];
-  int rows[2], tr = -1;
+  double rms[4] = {-7, -7, -7, -7}, rank[4] = {-7, -7, -7, -7};
+  int rows[2] = {-1, -1}, tr = -1;
   const double band[2] = {0.0, 1.0};
   EXPECT_EQ(rescue_fidelity_agreement(nullptr, band, 1, rms, rank, rows, kM, &tr), RESCUE_ERR_NULL_POINTER);
   const double x[kD] = {0.5, 0.5};
@@ -198,8 +200,8 @@ TEST(FidelityAgreement, BadCallsAreRejectedWriteNothingAndChangeNothing) {
   EXPECT_EQ(rescue_fidelity_agreement(opt, reversed, 1, rms, rank, rows, kM, &tr), RESCUE_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(rescue_fidelity_agreement(opt, outside, 1, rms, rank, rows, kM, &tr), RESCUE_ERR_OUT_OF_RANGE);
   EXPECT_EQ(rescue_fidelity_agreement(opt, nan, 1, rms, rank, rows, kM, &tr), RESCUE_ERR_NON_FINITE);
-  EXPECT_EQ(rms[0], -7.0) << "a rejected call wrote to its buffer";
-  EXPECT_EQ(tr, -1);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(rms[i] == -7.0 && rank[i] == -7.0) << "a rejected call wrote to its buffers";
+  EXPECT_TRUE(rows[0] == -1 && rows[1] == -1 && tr == -1) << "a rejected call wrote its counts";
   // Optional outputs may be NULL; a band with no observation gives NaN.
   const double two[4] = {0.0, 0.1, 0.0, 1.0};
   EXPECT_EQ(rescue_fidelity_agreement(opt, two, 2, rms, nullptr, nullptr, kM, nullptr), RESCUE_OK)
