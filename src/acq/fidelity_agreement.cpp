@@ -28,20 +28,14 @@ std::vector<double> average_ranks(const std::vector<double>& v) {
   return r;
 }
 
-Eigen::MatrixXd rows_of(const Eigen::MatrixXd& A, const std::vector<Eigen::Index>& idx) {
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(idx.size()), A.cols());
-  for (std::size_t r = 0; r < idx.size(); ++r) out.row(static_cast<Eigen::Index>(r)) = A.row(idx[r]);
-  return out;
-}
-
 // Predictive mean and variance (noise included) at Z from the GP conditioned
 // on the given rows; false when those rows observe nothing.
 bool predict_from(const gp::MultiFidelityGp& gp, const TrainingSet& data, const std::vector<Eigen::Index>& rows,
                   const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean, Eigen::MatrixXd& var) {
   if (rows.empty()) return false;
-  const Eigen::MatrixXd Y = rows_of(data.Y, rows);
+  const Eigen::MatrixXd Y = data.Y(rows, Eigen::all);
   if (!Y.array().isFinite().any()) return false;
-  gp.conditioned_on(rows_of(data.X, rows), Y).posterior_mean_variance(Z, mean, var, true);
+  gp.conditioned_on(data.X(rows, Eigen::all), Y).posterior_mean_variance(Z, mean, var, true);
   // An output the rows never observe is predicted only through the others: not the band's own figure.
   for (Eigen::Index p = 0; p < Y.cols(); ++p)
     if (!Y.col(p).array().isFinite().any()) mean.col(p).setConstant(std::numeric_limits<double>::quiet_NaN());
@@ -70,8 +64,8 @@ FidelityAgreement fidelity_agreement(const gp::MultiFidelityGp& gp, const Traini
   for (Eigen::Index i = 0; i < n; ++i)
     if (fidelity[static_cast<std::size_t>(i)] == target) at_target.push_back(i);
   const Eigen::Index T = static_cast<Eigen::Index>(at_target.size());
-  const Eigen::MatrixXd Z = rows_of(data.X, at_target);
-  const Eigen::MatrixXd Yt = rows_of(data.Y, at_target);
+  const Eigen::MatrixXd Z = data.X(at_target, Eigen::all);
+  const Eigen::MatrixXd Yt = data.Y(at_target, Eigen::all);
 
   FidelityAgreement out;
   out.target_rows = static_cast<int>(T);
