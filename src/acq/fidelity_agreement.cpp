@@ -38,12 +38,11 @@ bool predict_from(const gp::MultiFidelityGp& gp, const TrainingSet& data, const 
   gp.conditioned_on(data.X(rows, Eigen::all), Y).posterior_mean_variance(Z, mean, var, true);
   // An output the rows never observe is predicted only through the others: not the band's own figure.
   for (Eigen::Index p = 0; p < Y.cols(); ++p)
-    if (!Y.col(p).array().isFinite().any()) mean.col(p).setConstant(std::numeric_limits<double>::quiet_NaN());
+    if (!Y.col(p).array().isFinite().any()) mean.col(p).setConstant(kNaN);
   return true;
 }
 
-}  // namespace
-
+// Spearman's rank correlation of a and b (equal lengths); NaN without spread.
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   const std::vector<double> ra = average_ranks(a), rb = average_ranks(b);
   const double n = static_cast<double>(a.size()), mid = 0.5 * (n + 1.0);
@@ -55,6 +54,8 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   }
   return saa > 0.0 && sbb > 0.0 ? sab / std::sqrt(saa * sbb) : kNaN;
 }
+
+}  // namespace
 
 FidelityAgreement fidelity_agreement(const gp::MultiFidelityGp& gp, const TrainingSet& data,
                                      const std::vector<double>& fidelity, double target,

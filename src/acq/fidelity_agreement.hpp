@@ -38,7 +38,4 @@ FidelityAgreement fidelity_agreement(const gp::MultiFidelityGp& gp, const Traini
                                      const std::vector<double>& fidelity, double target,
                                      const std::vector<FidelityBand>& bands);
 
-/// Spearman's rank correlation of a and b (equal lengths; ties get average ranks).
-double spearman(const std::vector<double>& a, const std::vector<double>& b);
-
 }  // namespace rescue::acq
