@@ -299,11 +299,12 @@ def test_model_predictions(problem):
         assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
 
 
-def agreement_of_cheap_band(name):
+def agreement_of_cheap_band(name, target_correlation=0):
     """Rank correlations of the band [0, 0.5] and of the target alone, after 30 uniformly drawn
     evaluations at s = 0.2 and 10 at the target (the guide's reading of fidelity_agreement)."""
     with rescue.Problem(name) as p:
         p.set_seed(1).set_strategy("random").set_budget(1e9)
+        p.set_param("gp.target_correlation", target_correlation)
         with rescue.Optimizer(p) as opt:
             rng = np.random.default_rng(1)
             bounds = [opt.option_info(j)[:2] for j in range(opt.dimension)]
@@ -322,3 +323,7 @@ def test_fidelity_agreement_tells_a_mirrored_simulator():
     mirrored = agreement_of_cheap_band("healthcare-reflected")
     assert np.all(faithful[0] > 0.9) and np.all(faithful[1] > 0.9)
     assert np.all(mirrored[0] < -0.5) and np.all(mirrored[1] > 0.9)
+    # A model that has learned the mirror (a negative target correlation) still has the band
+    # judged as if it spoke for the target.
+    learned = agreement_of_cheap_band("healthcare-reflected", target_correlation=1)
+    assert np.all(learned[0] < -0.5) and np.all(learned[1] > 0.9)

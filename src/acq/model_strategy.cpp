@@ -14,28 +14,33 @@ std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rn
   }
   if (ready) {
     std::optional<Suggestion> s;
-    if (view.pending.empty()) {
+    // The decision is taken on a model that differs from the fitted one in
+    // two ways. Pending evaluations are believed at their predicted mean, so
+    // that q outstanding suggestions are spread out. And the target link is
+    // a draw from its posterior rather than its mode (Thompson sampling of
+    // the one hyperparameter that says whether the cheap fidelities speak for
+    // the target): a one-step acquisition at the mode values a cheap
+    // evaluation as if that relevance were known, and so would never pay
+    // for the target evaluations that show it is not.
+    Surrogate fitted = model_;
+    try {
+      if (!view.pending.empty()) {
+        Eigen::MatrixXd Zp(static_cast<Eigen::Index>(view.pending.size()), view.spec.dim() + 1);
+        std::vector<double> u(view.spec.dim());
+        for (std::size_t i = 0; i < view.pending.size(); ++i) {
+          view.spec.to_unit(view.pending[i].x.data(), u.data());
+          for (int j = 0; j < view.spec.dim(); ++j) Zp(static_cast<Eigen::Index>(i), j) = u[j];
+          Zp(static_cast<Eigen::Index>(i), view.spec.dim()) = view.spec.fidelity().unit(view.pending[i].s);
+        }
+        model_ = model_.believing(Zp);
+      }
+      model_ = model_.sampling_target_link(rng);
       s = propose(view, rng);
-    } else {
-      // Pending evaluations are believed at their predicted mean for this
-      // decision, so that q outstanding suggestions are spread out.
-      Eigen::MatrixXd Zp(static_cast<Eigen::Index>(view.pending.size()), view.spec.dim() + 1);
-      std::vector<double> u(view.spec.dim());
-      for (std::size_t i = 0; i < view.pending.size(); ++i) {
-        view.spec.to_unit(view.pending[i].x.data(), u.data());
-        for (int j = 0; j < view.spec.dim(); ++j) Zp(static_cast<Eigen::Index>(i), j) = u[j];
-        Zp(static_cast<Eigen::Index>(i), view.spec.dim()) = view.spec.fidelity().unit(view.pending[i].s);
-      }
-      Surrogate fitted = model_;
-      model_ = fitted.believing(Zp);
-      try {
-        s = propose(view, rng);
-      } catch (...) {
-        model_ = std::move(fitted);
-        throw;
-      }
+    } catch (...) {
       model_ = std::move(fitted);
+      throw;
     }
+    model_ = std::move(fitted);
     if (s) return s;
   }
   Suggestion fallback;

@@ -93,6 +93,8 @@ Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     for (double s : f.levels) options_.fidelity_levels.push_back(f.unit(s));
     std::sort(options_.fidelity_levels.begin(), options_.fidelity_levels.end());
   }
+  // And gp.target_correlation: how far the target agrees with the other fidelities.
+  if (spec.param("gp.target_correlation") == 1.0 && !f.single_level()) options_.target_fidelity = target_unit_;
 }
 
 void Surrogate::ensure_gp() {
@@ -143,6 +145,23 @@ Surrogate Surrogate::believing(const Eigen::MatrixXd& Zp) const {
   X << data_.X, Zp;
   Y << data_.Y, Yp;
   next.gp_.emplace(gp_->conditioned_on(X, Y));
+  return next;
+}
+
+Surrogate Surrogate::sampling_target_link(Rng& rng) const {
+  if (!ready_) fail(Status::InvalidState, "the model is not fitted");
+  Surrogate next = *this;
+  // Without a row at the target the posterior is the prior, which says
+  // nothing about this problem: a draw from it would only add noise.
+  if (gp_->layout().target_link_offset() < 0 || !gp::at_target(data_.X, target_unit_).any()) return next;
+  gp::Hyperparameters h = gp_->hyperparameters();
+  h.target_link = gp_->sample_target_link(rng);
+  try {
+    next.gp_->set_hyperparameters(h);
+  } catch (const Error& e) {
+    // A draw whose Gram matrix cannot be factorized leaves the fitted model.
+    if (e.status() != Status::Numerical) throw;
+  }
   return next;
 }
 

@@ -80,6 +80,10 @@ class Surrogate {
   /// further suggestions go elsewhere. The mean there is unchanged; the
   /// variance collapses.
   Surrogate believing(const Eigen::MatrixXd& Zp) const;
+  /// The model with its target link theta (gp::Hyperparameters::target_link)
+  /// drawn from its posterior given the other hyperparameters and the data;
+  /// the model itself when it has no target correlation or no row at the target.
+  Surrogate sampling_target_link(Rng& rng) const;
 
   /// The fit (hyperparameters and the number of observations it used), for
   /// checkpoints; load() restores it on the same observations.

@@ -37,6 +37,12 @@ const std::vector<ParameterInfo>& known_parameters() {
        "learns where the kernel over the fidelity places each level between the lowest and the highest (a middle "
        "level less like the target than the lowest one sits farther from it), once every level has three "
        "evaluations; 0 places each at its value"},
+      {"gp.target_correlation", "0", kInteger, 0, 1,
+       "every model but the harness's shared recommender, with a fidelity range or levels: 1 learns a correlation "
+       "gamma between the target and the other fidelities (one for all outputs; mirrored or unrelated cheap "
+       "fidelities reach gamma near -1 or 0 from a few target evaluations), and the model strategies decide on a "
+       "draw of gamma from its posterior once the target has been evaluated, so that doubt about the cheap "
+       "fidelities sends evaluations to the target; 0 assumes the target follows them (gamma = 1)"},
       {"kg.fantasies", "8", kInteger, 1, kMaxCount, "hvkg, rescue: fantasy samples K of the knowledge gradient (fixed base samples)"},
       {"kg.feasible_pool", "64", kInteger, 0, kMaxCount,
        "hvkg, rescue: with constraints, an inner pool in which fewer configurations than this are predicted feasible "

@@ -20,7 +20,6 @@ PreparedPool MultiFidelityGp::prepare_pool(const Eigen::MatrixXd& pool) const {
   const TestPrior tp = test_prior(pool);
   PreparedPool out;
   out.points = pool;
-  if (num_positions() > 0) out.fid_points = warped(pool, hp_);
   out.k_train = tp.kx;
   out.mean = mean_std(tp);
   out.hook_sigma = tp.sigma;
@@ -105,10 +104,7 @@ std::vector<Eigen::MatrixXd> MultiFidelityGp::fantasy_means(const PreparedPool& 
     for (Eigen::Index a = 0; a < N; ++a) Zs(obs_i_[a], k * P_ + obs_m_[a]) = z(a, k);
 
   const Eigen::MatrixXd KpZ = pool.k_train * Zs;  // pool x (P K): the O(pool N P K) step
-  const Eigen::VectorXd kpc =
-      num_positions() > 0
-          ? input_fidelity_kernel(pool.fid_points, warped(Zc, hp_), hp_.log_lengthscale).col(0)
-          : input_fidelity_kernel(pool.points, Zc, hp_.log_lengthscale).col(0);
+  const Eigen::VectorXd kpc = input_kernel(pool.points, Zc, hp_).col(0);
   const Eigen::MatrixXd Bu = B_ * u;  // P x K
   Eigen::MatrixXd hook_c, hook_t;
   if (hook) {

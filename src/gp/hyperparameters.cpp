@@ -12,6 +12,8 @@ Eigen::MatrixXd Hyperparameters::coregionalization() const {
   return B;
 }
 
+double Hyperparameters::target_correlation() const { return std::tanh(target_link); }
+
 ParameterLayout::ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask)
     : D_(num_inputs), P_(num_outputs), R_(rank), mask_(mask) {
   if (D_ < 1 || P_ < 1 || R_ < 1 || R_ > P_)
@@ -26,6 +28,7 @@ ParameterLayout::ParameterLayout(int num_inputs, int num_outputs, int rank, Lear
     fp_ = k;
     k += mask_.fidelity_positions;
   }
+  if (mask_.target_link) tl_ = k++;
   size_ = k;
 }
 
@@ -45,6 +48,7 @@ Eigen::VectorXd ParameterLayout::pack(const Hyperparameters& h) const {
       fail(Status::SizeMismatch, "gp: the fidelity positions do not match the model's levels");
     t.segment(fp_, mask_.fidelity_positions) = h.fidelity_position;
   }
+  if (tl_ >= 0) t[tl_] = h.target_link;
   return t;
 }
 
@@ -59,6 +63,7 @@ void ParameterLayout::unpack(const Eigen::VectorXd& t, Hyperparameters& h) const
   if (hw_ >= 0) h.log_hook_weight = t[hw_];
   if (fs_ >= 0) h.fidelity_slope = t.segment(fs_, P_);
   if (fp_ >= 0) h.fidelity_position = t.segment(fp_, mask_.fidelity_positions);
+  if (tl_ >= 0) h.target_link = t[tl_];
 }
 
 void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::VectorXd& hi) const {
@@ -85,6 +90,10 @@ void ParameterLayout::bounds(double noise_floor, Eigen::VectorXd& lo, Eigen::Vec
     lo.segment(fp_, mask_.fidelity_positions).setConstant(-3.0);
     hi.segment(fp_, mask_.fidelity_positions).setConstant(4.0);
   }
+  // gamma = tanh(theta) from -0.995 to 1 - 1.2e-5: a target that mirrors the
+  // other fidelities, is independent of them, or follows them so closely that
+  // they predict it to within 0.5% of its prior standard deviation.
+  if (tl_ >= 0) { lo[tl_] = -3.0; hi[tl_] = 6.0; }
 }
 
 }  // namespace rescue::gp

@@ -7,6 +7,9 @@
 
 namespace rescue::gp {
 
+/// The target link's prior mode (gp_fit.cpp): atanh(0.98), a target correlation of 0.98.
+inline constexpr double kTargetLinkMode = 2.2975599250672945;
+
 struct Hyperparameters {
   Eigen::VectorXd log_lengthscale;  // d+1: input dimensions, then fidelity
   Eigen::MatrixXd coreg_factor;     // L (P x rank): K_obj = L L^T + diag(kappa)
@@ -17,10 +20,12 @@ struct Hyperparameters {
   Eigen::VectorXd fidelity_slope;   // P: mean slope in (anchor - s); empty means zero
   double log_hook_weight = 0.0;     // log w, weight of the kernel hook term
   Eigen::VectorXd fidelity_position;     // where k_fid places the interior fidelity levels; empty: none
+  double target_link = kTargetLinkMode;  // theta: the target correlation gamma = tanh(theta) (see kernel.hpp)
 
   /// K_obj = L L^T + diag(kappa).
   Eigen::MatrixXd coregionalization() const;
   Eigen::VectorXd noise() const { return log_noise.array().exp(); }
+  double target_correlation() const;
 };
 
 /// Which hyperparameters the optimizer moves; the others stay at their values.
@@ -30,11 +35,12 @@ struct LearnMask {
   bool hook_weight = false;
   bool fidelity_slope = false;
   int fidelity_positions = 0;  // interior fidelity levels whose position is learned
+  bool target_link = false;
 };
 
 /// Packs the learned hyperparameters into a flat vector (fixed order:
 /// lengthscales, L column-major, log kappa, log noise, then the optional ones:
-/// mean constants, mean scales, hook weight, fidelity slopes, fidelity positions).
+/// mean constants, mean scales, hook weight, fidelity slopes, fidelity positions, target link).
 class ParameterLayout {
  public:
   ParameterLayout(int num_inputs, int num_outputs, int rank, LearnMask mask);
@@ -54,11 +60,12 @@ class ParameterLayout {
   int hook_weight_offset() const { return hw_; }    // -1 when not learned
   int fidelity_slope_offset() const { return fs_; } // -1 when not learned
   int fidelity_position_offset() const { return fp_; } // -1 when not learned
+  int target_link_offset() const { return tl_; }       // -1 when not learned
 
  private:
   int D_, P_, R_;
   LearnMask mask_;
-  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, fp_ = -1, size_ = 0;
+  int mc_ = -1, ms_ = -1, hw_ = -1, fs_ = -1, fp_ = -1, tl_ = -1, size_ = 0;
 };
 
 }  // namespace rescue::gp

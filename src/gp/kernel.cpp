@@ -93,4 +93,19 @@ Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::Matr
   return grad;
 }
 
+Eigen::Array<bool, Eigen::Dynamic, 1> at_target(const Eigen::MatrixXd& Z, double target) {
+  // Fidelities at the target are the target's own unit value; the tolerance
+  // only absorbs the rounding of mapping a fidelity to the unit scale.
+  return (Z.col(Z.cols() - 1).array() - target).abs() <= 1e-9;
+}
+
+void scale_target_pairs(Eigen::MatrixXd& K, const Eigen::Array<bool, Eigen::Dynamic, 1>& t1,
+                        const Eigen::Array<bool, Eigen::Dynamic, 1>& t2, double gamma) {
+  if (t1.size() != K.rows() || t2.size() != K.cols())
+    fail(Status::SizeMismatch, "gp kernel: target flags do not match the kernel matrix");
+  for (Eigen::Index j = 0; j < K.cols(); ++j)
+    for (Eigen::Index i = 0; i < K.rows(); ++i)
+      if (t1[i] != t2[j]) K(i, j) *= gamma;
+}
+
 }  // namespace rescue::gp

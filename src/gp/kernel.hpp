@@ -1,7 +1,11 @@
 // Unit-amplitude kernel over (configuration, fidelity): k_in(x, x') * k_fid(s, s')
 // (paper, Methodology, "Multi-output Multi-fidelity Causal GP", eq:gpmodel). Inputs are rows
 // of an n x (d+1) matrix whose last column is the fidelity; k_in is an ARD RBF
-// (the paper's choice), k_fid is an RBF.
+// (the paper's choice), k_fid is an RBF. With a target correlation gamma the
+// fidelity part of a pair with exactly one point at the target is gamma k_fid
+// (scale_target_pairs): the Gram matrix is then ((1 + gamma) / 2) K + ((1 - gamma) / 2) D K D
+// with D = diag(+1 at the target, -1 elsewhere), a convex combination of two
+// positive semidefinite matrices, so every gamma in [-1, 1] is a valid kernel.
 #pragma once
 #include <Eigen/Dense>
 
@@ -20,5 +24,13 @@ Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::Ma
 /// of the fidelity axis (GpOptions::fidelity_levels) needs by the chain rule.
 Eigen::VectorXd lengthscale_gradient(const Eigen::MatrixXd& X, const Eigen::MatrixXd& G,
                                      const Eigen::VectorXd& log_lengthscale, Eigen::VectorXd* fidelity_grad = nullptr);
+
+/// Which rows of Z (fidelity in the last column, unit scale) are at the target fidelity.
+Eigen::Array<bool, Eigen::Dynamic, 1> at_target(const Eigen::MatrixXd& Z, double target);
+
+/// Multiplies K(i, j) by gamma where exactly one of row i (flags t1) and row j (flags t2) is
+/// at the target.
+void scale_target_pairs(Eigen::MatrixXd& K, const Eigen::Array<bool, Eigen::Dynamic, 1>& t1,
+                        const Eigen::Array<bool, Eigen::Dynamic, 1>& t2, double gamma);
 
 }  // namespace rescue::gp

@@ -52,7 +52,7 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       layout_(num_inputs < 1 ? 1 : num_inputs, num_outputs < 1 ? 1 : num_outputs,
                num_outputs >= 1 ? choose_rank(num_outputs, options.rank) : 1,
                LearnMask{options.learn_mean_constant, false, false, options.learn_fidelity_offset,
-                         interior_levels(options)}) {
+                         interior_levels(options), !std::isnan(options.target_fidelity)}) {
   if (num_inputs < 1) fail(Status::InvalidArgument, "gp: need at least one input column (the fidelity)");
   if (num_outputs < 1) fail(Status::InvalidArgument, "gp: need at least one output");
   const auto& lv = options.fidelity_levels;
@@ -63,6 +63,8 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
       fail(Status::InvalidArgument, "gp: fidelity levels must be finite and strictly ascending");
   if (options.fidelity_level_min_rows < 1)
     fail(Status::InvalidArgument, "gp: the rows a fidelity level needs before its position is learned must be at least 1");
+  if (std::isinf(options.target_fidelity))
+    fail(Status::InvalidArgument, "gp: the target fidelity must be finite (or NaN for none)");
   if (options.cold_starts < 1 || options.warm_starts < 1)
     fail(Status::InvalidArgument, "gp: start counts must be at least 1");
   hp_ = default_hyperparameters();
@@ -78,7 +80,7 @@ void MultiFidelityGp::install_hooks(MeanHook mean, KernelHook kernel) {
       D_, P_, R_,
       LearnMask{opt_.learn_mean_constant, opt_.learn_mean_scale && bool(next.mean_hook_),
                 opt_.learn_hook_weight && bool(next.kernel_hook_), opt_.learn_fidelity_offset,
-                num_positions()});
+                num_positions(), links_target()});
   if (next.plain_.size() != next.layout_.size()) next.plain_.resize(0);
   if (next.X_.rows() > 0) {
     next.evaluate_hooks();
@@ -106,6 +108,7 @@ Hyperparameters MultiFidelityGp::default_hyperparameters() const {
   // The identity map: the levels where their values put them.
   h.fidelity_position.resize(num_positions());
   for (int k = 0; k < num_positions(); ++k) h.fidelity_position[k] = opt_.fidelity_levels[k + 1];
+  h.target_link = kTargetLinkMode;
   return h;
 }
 
@@ -123,7 +126,7 @@ void MultiFidelityGp::set_hyperparameters(const Hyperparameters& given) {
     fail(Status::SizeMismatch, "gp: hyperparameters do not match the model's sizes");
   if (!h.log_lengthscale.allFinite() || !h.coreg_factor.allFinite() || !h.log_kappa.allFinite() ||
       !h.log_noise.allFinite() || !h.mean_constant.allFinite() || !h.mean_scale.allFinite() ||
-      !std::isfinite(h.log_hook_weight) || !h.fidelity_slope.allFinite())
+      !std::isfinite(h.log_hook_weight) || !h.fidelity_slope.allFinite() || !std::isfinite(h.target_link))
     fail(Status::NonFinite, "gp: hyperparameters must be finite");
   // Strong guarantee: values whose exponentials overflow fail in the
   // factorization, which is done on a copy so the model keeps its old state.
@@ -259,6 +262,24 @@ Eigen::MatrixXd MultiFidelityGp::warped(const Eigen::MatrixXd& Z, const Hyperpar
   return W;
 }
 
+Eigen::MatrixXd MultiFidelityGp::input_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2,
+                                              const Hyperparameters& h) const {
+  const bool same = &Z1 == &Z2;
+  Eigen::MatrixXd K;
+  if (num_positions() > 0) {
+    const Eigen::MatrixXd W1 = warped(Z1, h);
+    K = same ? input_fidelity_kernel(W1, W1, h.log_lengthscale)
+             : input_fidelity_kernel(W1, warped(Z2, h), h.log_lengthscale);
+  } else {
+    K = input_fidelity_kernel(Z1, Z2, h.log_lengthscale);
+  }
+  if (links_target()) {
+    const auto t1 = at_target(Z1, opt_.target_fidelity);
+    scale_target_pairs(K, t1, same ? t1 : at_target(Z2, opt_.target_fidelity), h.target_correlation());
+  }
+  return K;
+}
+
 // The Gram matrix of the observed pairs with the noise, K + diag(noise): the
 // kernel of the paper's eq:gpmodel (see the header) between every two observations.
 Eigen::MatrixXd MultiFidelityGp::train_covariance(const Hyperparameters& h, const Eigen::MatrixXd& Kx) const {
@@ -307,11 +328,17 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
                                    Eigen::VectorXd* alpha_out, Eigen::VectorXd* grad) const {
   const Eigen::Index n = X_.rows();
   const Eigen::Index N = static_cast<Eigen::Index>(obs_i_.size());
-  // k_fid sees the fidelity through the learned map of the levels, if any.
+  // k_fid sees the fidelity through the learned map of the levels, if any;
+  // Kx0 is the kernel before the target correlation, which the gradient needs.
   const bool warp = num_positions() > 0;
   const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Xk = warp ? Xw : X_;
-  const Eigen::MatrixXd Kx = input_fidelity_kernel(Xk, Xk, h.log_lengthscale);
+  const Eigen::MatrixXd Kx0 = input_fidelity_kernel(Xk, Xk, h.log_lengthscale);
+  Eigen::MatrixXd Kx = Kx0;
+  if (links_target()) {
+    const auto t = at_target(X_, opt_.target_fidelity);
+    scale_target_pairs(Kx, t, t, h.target_correlation());
+  }
   const Eigen::MatrixXd B = h.coregionalization();
   const Eigen::VectorXd noise = h.noise();
   const Eigen::VectorXd r = residual(h);
@@ -339,7 +366,7 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
     const Eigen::MatrixXd am = scatter(alpha);
     Terms t = F.is_kronecker() ? kronecker_terms(F, am, B, Kx) : dense_terms(F, alpha, B, Kx);
     if (kron_missing) add_missing_terms(mc, B, Kx, t);
-    gradient(h, t, am, Xk, B, noise, *grad);
+    gradient(h, t, am, Xk, Kx0, B, noise, *grad);
   }
   if (factor_out) *factor_out = std::move(F);
   if (alpha_out) *alpha_out = alpha;
@@ -452,9 +479,10 @@ MultiFidelityGp::Terms MultiFidelityGp::dense_terms(const GramFactor& F, const E
 
 // The gradient from the Terms: the chain rule through K = B (x) Kx + w B o
 // (sig sig^T) + diag(noise) and the mean b_m + a_m h~_m + c_m (t - s).
+// Kx is the input kernel before the target correlation.
 void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am,
-                               const Eigen::MatrixXd& Xk, const Eigen::MatrixXd& B, const Eigen::VectorXd& noise,
-                               Eigen::VectorXd& grad) const {
+                               const Eigen::MatrixXd& Xk, const Eigen::MatrixXd& Kx, const Eigen::MatrixXd& B,
+                               const Eigen::VectorXd& noise, Eigen::VectorXd& grad) const {
   const Eigen::Index n = X_.rows();
   const bool hook = hsig_.size() > 0;
   const double w = std::exp(h.log_hook_weight);
@@ -464,8 +492,24 @@ void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const E
   grad.setZero(layout_.size());
   const bool warp = num_positions() > 0;
   Eigen::VectorXd fid_grad;
+  double grad_link = 0.0;
+  // A pair across the target enters as gamma k: its lengthscale (and
+  // fidelity) derivatives carry gamma, and d/dtheta is (1 - gamma^2) k per pair.
+  Eigen::MatrixXd Gl;
+  if (links_target()) {
+    const auto at = at_target(X_, opt_.target_fidelity);
+    const double gamma = h.target_correlation();
+    Gl = t.G;
+    scale_target_pairs(Gl, at, at, gamma);
+    double dtheta = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = j + 1; i < n; ++i)
+        if (at[i] != at[j]) dtheta += t.G(i, j) * Kx(i, j);
+    grad_link = (1.0 - gamma * gamma) * dtheta;
+  }
   grad.segment(layout_.ls_offset(), D_) =
-      lengthscale_gradient(Xk, t.G, h.log_lengthscale, warp ? &fid_grad : nullptr);
+      lengthscale_gradient(Xk, links_target() ? Gl : t.G, h.log_lengthscale, warp ? &fid_grad : nullptr);
+  if (layout_.target_link_offset() >= 0) grad[layout_.target_link_offset()] = grad_link;
   if (warp) add_position_gradient(h, fid_grad, grad);
   // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.
   const Eigen::MatrixXd gL = Stot * h.coreg_factor;
@@ -500,7 +544,6 @@ void MultiFidelityGp::add_position_gradient(const Hyperparameters& h, const Eige
 }
 
 void MultiFidelityGp::refactor() {
-  Xw_ = num_positions() > 0 ? warped(X_, hp_) : Eigen::MatrixXd();
   lml_ = likelihood(hp_, &factor_, &alpha_, nullptr);
   alpha_mat_ = scatter(alpha_);
   B_ = hp_.coregionalization();
@@ -532,8 +575,7 @@ MultiFidelityGp::TestPrior MultiFidelityGp::test_prior(const Eigen::MatrixXd& Z)
   if (X_.rows() == 0) fail(Status::InvalidState, "gp: no data; call set_data first");
   check_inputs(Z, "prediction inputs");
   TestPrior tp;
-  tp.kx = num_positions() > 0 ? input_fidelity_kernel(warped(Z, hp_), Xw_, hp_.log_lengthscale)
-                              : input_fidelity_kernel(Z, X_, hp_.log_lengthscale);
+  tp.kx = input_kernel(Z, X_, hp_);
   tp.mean = prior_mean_std(Z);
   if (kernel_hook_) tp.sigma = hook_sigma_std(Z);
   return tp;
@@ -574,9 +616,7 @@ Eigen::MatrixXd MultiFidelityGp::cross_covariance(const TestPrior& tp) const {
 
 Eigen::MatrixXd MultiFidelityGp::prior_covariance(const Eigen::MatrixXd& Z, const TestPrior& tp) const {
   const Eigen::Index ns = Z.rows();
-  const Eigen::MatrixXd Zw = num_positions() > 0 ? warped(Z, hp_) : Eigen::MatrixXd();
-  const Eigen::MatrixXd& Zk = num_positions() > 0 ? Zw : Z;
-  const Eigen::MatrixXd Kzz = input_fidelity_kernel(Zk, Zk, hp_.log_lengthscale);
+  const Eigen::MatrixXd Kzz = input_kernel(Z, Z, hp_);
   Eigen::MatrixXd K(ns * P_, ns * P_);
   const bool hook = tp.sigma.size() > 0;
   const double w = std::exp(hp_.log_hook_weight);

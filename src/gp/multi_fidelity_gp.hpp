@@ -28,8 +28,10 @@
 // concurrently; a PreparedPool is valid only for the model object (and fit)
 // that prepared it.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -74,6 +76,14 @@ struct GpOptions {
   /// The positions are learned only once every level has at least this many
   /// rows; until then the fit holds them at the levels' values (see gp_fit.cpp).
   int fidelity_level_min_rows = 3;
+  /// The target fidelity (unit scale), or NaN for none. When set, the fit
+  /// learns a target correlation gamma (Hyperparameters::target_link): k_fid of
+  /// a pair with exactly one point at the target is gamma k_fid (kernel.hpp). A
+  /// cheap fidelity whose optimum lies elsewhere, or that jumps at the target,
+  /// agrees with the other cheap fidelities but not with the target; the RBF in
+  /// s cannot say so without also separating the cheap fidelities from each
+  /// other, gamma can, from the target's own rows.
+  double target_fidelity = std::numeric_limits<double>::quiet_NaN();
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -103,7 +113,6 @@ struct Posterior {
 /// once per fit so that each fantasy batch costs O(pool N P K).
 struct PreparedPool {
   Eigen::MatrixXd points;       // pool x (d+1)
-  Eigen::MatrixXd fid_points;   // points as k_fid sees them (empty without learned fidelity positions)
   Eigen::MatrixXd k_train;      // pool x n, k_in k_fid with the training inputs
   Eigen::MatrixXd mean;         // pool x P posterior mean, standardized
   Eigen::MatrixXd hook_sigma;   // pool x P standardized sigma (empty without kernel hook)
@@ -147,6 +156,14 @@ class MultiFidelityGp {
   /// of the prior-off model that the fits keep alongside while the data are
   /// small (see gp_fit.cpp); empty otherwise.
   const Eigen::VectorXd& plain_fit() const { return plain_; }
+  /// A draw of the target link theta (gamma = tanh theta) from its posterior
+  /// given the data and the other hyperparameters (log marginal likelihood +
+  /// log prior, objective() with the prior), on kTargetLinkCells equal cells
+  /// over its bounds: a cell drawn by the density at its centre, then a point
+  /// uniformly within it. Throws Status::InvalidState without a target
+  /// correlation or without data.
+  double sample_target_link(Rng& rng) const;
+  static constexpr int kTargetLinkCells = 25;
   /// Defaults: lengthscales at the mode of their prior, K_obj near 0.5 I + 0.01, noise 1e-2.
   Hyperparameters default_hyperparameters() const;
 
@@ -246,6 +263,11 @@ class MultiFidelityGp {
   /// Z with its fidelity column mapped as k_fid sees it under h
   /// (GpOptions::fidelity_levels); Z itself without learned positions.
   Eigen::MatrixXd warped(const Eigen::MatrixXd& Z, const Hyperparameters& h) const;
+  /// k_in k_fid between the rows of Z1 and Z2 under h: the fidelity map, then
+  /// the target correlation. Pass the same object twice for a Gram matrix.
+  Eigen::MatrixXd input_kernel(const Eigen::MatrixXd& Z1, const Eigen::MatrixXd& Z2, const Hyperparameters& h) const;
+  /// Whether the kernel has a target correlation (GpOptions::target_fidelity set).
+  bool links_target() const { return !std::isnan(opt_.target_fidelity); }
   /// Number of learned fidelity positions (interior levels), 0 without.
   int num_positions() const;
   /// Sets lo = hi = the levels' values for the positions while they are not identified.
@@ -303,7 +325,8 @@ class MultiFidelityGp {
   Terms dense_terms(const GramFactor& F, const Eigen::VectorXd& alpha, const Eigen::MatrixXd& B,
                     const Eigen::MatrixXd& Kx) const;
   void gradient(const Hyperparameters& h, const Terms& t, const Eigen::MatrixXd& am, const Eigen::MatrixXd& Xk,
-                const Eigen::MatrixXd& B, const Eigen::VectorXd& noise, Eigen::VectorXd& grad) const;
+                const Eigen::MatrixXd& Kx, const Eigen::MatrixXd& B, const Eigen::VectorXd& noise,
+                Eigen::VectorXd& grad) const;
   void add_position_gradient(const Hyperparameters& h, const Eigen::VectorXd& fid_grad, Eigen::VectorXd& grad) const;
   void refactor();
   TestPrior test_prior(const Eigen::MatrixXd& Z) const;
@@ -326,7 +349,6 @@ class MultiFidelityGp {
   std::uint64_t version_ = 0;
 
   Eigen::MatrixXd X_, Y_;      // data as given
-  Eigen::MatrixXd Xw_;         // X_ as k_fid sees it under hp_ (empty without learned fidelity positions)
   Eigen::MatrixXd Ys_;         // standardized (NaN where missing)
   Eigen::VectorXd center_, scale_;
   Eigen::MatrixXd hmean_;      // n x P standardized mean hook (zeros without hook)

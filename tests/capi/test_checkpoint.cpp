@@ -386,6 +386,34 @@ TEST(Checkpoint, ModelStrategiesContinueIdenticallyAfterLoading) {
   }
 }
 
+// With gp.target_correlation = 1 the strategy decides on a draw of the target
+// correlation: a loaded run continues as the uninterrupted one, and a model
+// state short of the correlation's entry is refused.
+TEST(Checkpoint, TheTargetCorrelationTravels) {
+  rescue_problem* p = model_problem("hvkg");
+  ASSERT_EQ(rescue_problem_set_param(p, "gp.target_correlation", 1), RESCUE_OK);
+  rescue_optimizer* a = create(p);
+  std::vector<double> trace, ta, tb;
+  step(a, 8, &trace);
+  const std::string text = state(a);
+  rescue_optimizer* c = load(text);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(state(c), text);
+  step(a, 3, &ta);
+  step(c, 3, &tb);
+  EXPECT_EQ(ta, tb);
+  EXPECT_EQ(pareto_of(a), pareto_of(c));
+  rescue_destroy(c);
+  // The last packed hyperparameter is the correlation's.
+  std::string shorter = text;
+  const size_t open = shorter.find("\"hyperparameters\": [");
+  ASSERT_NE(open, std::string::npos);
+  const size_t comma = shorter.rfind(',', shorter.find(']', open));
+  shorter.erase(comma, shorter.find(']', comma) - comma);
+  EXPECT_EQ(load(shorter, RESCUE_ERR_CORRUPT_CHECKPOINT), nullptr);
+  rescue_destroy(a);
+}
+
 TEST(Pareto, RecommendationDoesNotDependOnWhenItWasAskedFor) {
   // One run asks for the Pareto set after every step, the other only at the end:
   // the suggestions and the final recommendation are the same.

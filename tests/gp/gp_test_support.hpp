@@ -72,6 +72,7 @@ inline Hyperparameters random_hyperparameters(int D, int P, int R, Rng& rng) {
   h.fidelity_slope.resize(P);
   for (int m = 0; m < P; ++m) h.fidelity_slope[m] = rng.uniform(-0.5, 0.5);
   h.log_hook_weight = std::log(rng.uniform(0.5, 2.0));
+  h.target_link = rng.uniform(-1.5, 2.0);
   return h;
 }
 
@@ -85,6 +86,7 @@ struct Reference {
   int P = 0;
   double anchor = 1.0;  // GpOptions::fidelity_anchor
   std::vector<double> levels;  // GpOptions::fidelity_levels (positions: h.fidelity_position)
+  double target = std::numeric_limits<double>::quiet_NaN();  // GpOptions::target_fidelity
 
   /// The fidelity as k_fid sees it: linear interpolation through the points
   /// (level, its position), the end levels fixed, slope 1 beyond them.
@@ -111,7 +113,9 @@ struct Reference {
       r2 += t * t;
     }
     const double tf = (fid(a[D - 1]) - fid(b[D - 1])) / std::exp(h.log_lengthscale[D - 1]);
-    return std::exp(-0.5 * r2) * std::exp(-0.5 * tf * tf);
+    // The target correlation: one point at the target and the other not.
+    const bool across = (a[D - 1] == target) != (b[D - 1] == target);
+    return std::exp(-0.5 * r2) * std::exp(-0.5 * tf * tf) * (across ? std::tanh(h.target_link) : 1.0);
   }
   Eigen::MatrixXd B() const {
     Eigen::MatrixXd b = h.coreg_factor * h.coreg_factor.transpose();

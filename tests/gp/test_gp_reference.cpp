@@ -24,6 +24,7 @@ struct Case {
   int n;
   bool expect_kronecker;
   std::vector<double> levels = {};  // learned fidelity positions of the interior levels
+  double target = std::numeric_limits<double>::quiet_NaN();  // with a target correlation
 };
 
 std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
@@ -50,6 +51,9 @@ class GpReference : public ::testing::TestWithParam<Case> {
     // rest fall between and beyond them, where the map interpolates.
     for (Eigen::Index i = 0; i < X.rows() && !c.levels.empty(); i += 2)
       X(i, c.d) = c.levels[static_cast<std::size_t>(i / 2) % c.levels.size()];
+    // With a target, every third row is at it (some of them on a level too).
+    opt.target_fidelity = c.target;
+    for (Eigen::Index i = 0; i < X.rows() && !std::isnan(c.target); i += 3) X(i, c.d) = c.target;
     gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
     if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
     if (c.kernel_hook) gp->set_kernel_hook(testing::test_kernel_hook(c.P));
@@ -71,7 +75,9 @@ class GpReference : public ::testing::TestWithParam<Case> {
     ref.P = c.P;
     ref.anchor = 0.8;
     ref.levels = c.levels;
+    ref.target = c.target;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
+    if (!std::isnan(c.target)) Z(1, c.d) = Z(3, c.d) = c.target;
   }
   Eigen::MatrixXd X, Y, Z;
   Hyperparameters h;
@@ -213,14 +219,17 @@ TEST_P(GpReference, GradientMatchesCentralDifferences) {
 TEST_P(GpReference, FantasyMeansEqualRefitOnAugmentedData) {
   const Case& c = GetParam();
   Rng rng(99);
-  const Eigen::MatrixXd pool = testing::uniform_matrix(7, c.d + 1, rng);
+  Eigen::MatrixXd pool = testing::uniform_matrix(7, c.d + 1, rng);
+  const bool target = !std::isnan(c.target);
+  if (target) pool(2, c.d) = pool(5, c.d) = c.target;
   const PreparedPool prepared = gp->prepare_pool(pool);
   const Eigen::MatrixXd E = gp->draw_base_samples(4, rng);
-  for (int trial = 0; trial < 2; ++trial) {
-    // The second candidate duplicates a training input.
-    const Eigen::VectorXd cand =
-        trial == 0 ? Eigen::VectorXd(testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose())
-                   : Eigen::VectorXd(X.row(2).transpose());
+  for (int trial = 0; trial < (target ? 3 : 2); ++trial) {
+    // The second candidate duplicates a training input; the third is at the target.
+    Eigen::VectorXd cand =
+        trial == 1 ? Eigen::VectorXd(X.row(2).transpose())
+                   : Eigen::VectorXd(testing::uniform_matrix(1, c.d + 1, rng).row(0).transpose());
+    if (trial == 2) cand[c.d] = c.target;
     const auto fm = gp->fantasy_means(prepared, cand, E);
     ASSERT_EQ(fm.size(), 4u);
     const Posterior pc = gp->posterior(cand.transpose(), true);
@@ -321,7 +330,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"rbf_kronecker_d26", 0.0, false, false, true, 26, 2, 15, true},
         Case{"rbf_missing_hooks_d3", 0.2, true, true, true, 3, 2, 12, false},
         Case{"rbf_fidelity_levels", 0.0, false, false, true, 2, 2, 14, true, {0.0, 0.3, 0.55, 1.0}},
-        Case{"rbf_fidelity_levels_missing_hooks", 0.2, true, true, true, 3, 3, 12, false, {0.1, 0.5, 0.9}}),
+        Case{"rbf_fidelity_levels_missing_hooks", 0.2, true, true, true, 3, 3, 12, false, {0.1, 0.5, 0.9}},
+        Case{"rbf_target_kronecker", 0.0, false, false, true, 2, 2, 14, true, {}, 1.0},
+        Case{"rbf_target_missing_hooks", 0.2, true, true, true, 3, 3, 12, false, {}, 0.7},
+        Case{"rbf_target_few_missing", 0.1, false, false, true, 2, 2, 20, false, {}, 1.0},
+        Case{"rbf_target_levels_missing", 0.2, true, false, true, 2, 3, 12, false, {0.0, 0.4, 1.0}, 1.0}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
