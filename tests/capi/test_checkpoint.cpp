@@ -389,7 +389,7 @@ TEST(Checkpoint, ModelStrategiesContinueIdenticallyAfterLoading) {
 // With gp.target_correlation = 1 the strategy decides on a draw of the target
 // correlation: a loaded run continues as the uninterrupted one, and a model
 // state short of the correlation's entry is refused.
-TEST(Checkpoint, TheTargetCorrelationTravels) {
+TEST(Checkpoint, AModelWithTheTargetCorrelationTravels) {
   rescue_problem* p = model_problem("hvkg");
   ASSERT_EQ(rescue_problem_set_param(p, "gp.target_correlation", 1), RESCUE_OK);
   rescue_optimizer* a = create(p);
