@@ -22,9 +22,9 @@ namespace {
 //  mean scale ~ N(1, 1), log hook weight ~ N(0, 1),
 //  fidelity slope ~ N(0, 2^2)  (only when learned)
 //  fidelity positions: none (flat within their bounds)
-//  target link theta ~ N(atanh 0.9, 1)  (gamma = tanh theta: the target agrees
-//    with the cheaper fidelities as a rule, and the data can say otherwise:
-//    gamma from -0.46 to 0.998 within two standard deviations)
+//  target link theta ~ N(atanh 0.98, 1.5^2)  (gamma = tanh theta: the target
+//    agrees with the cheaper fidelities as a rule, and the data can say
+//    otherwise: gamma from -0.60 to 0.99995 within two standard deviations)
 struct Gauss {
   double mu, var;
 };
