@@ -219,6 +219,43 @@ TEST(Recommender, ReturnsPredictedFeasibleNonDominatedConfigurations) {
   EXPECT_FALSE(acq::recommend_from_model(p, empty, obs, rng, acq::RecommenderOptions::from(p)).has_value());
 }
 
+// gp.target_correlation: the models learn it only when asked; the decision's
+// model differs from the fitted one only in its target link, drawn afresh each
+// time (deterministic given the generator), and only once the target has been
+// evaluated.
+TEST(Surrogate, TheTargetLinkIsDrawnOnlyWhenLearnedAndTheTargetEvaluated) {
+  ProblemSpec p = two_objective_spec(false);
+  Rng rng(4);
+  std::vector<Observation> cheap;
+  for (int i = 0; i < 20; ++i) cheap.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 0.3 * rng.uniform()));
+  acq::Surrogate plain(p);
+  ASSERT_TRUE(plain.fit(cheap, rng));
+  EXPECT_EQ(plain.gp().layout().target_link_offset(), -1);
+  p.set_param("gp.target_correlation", 1);
+  acq::Surrogate linked(p);
+  ASSERT_TRUE(linked.fit(cheap, rng));
+  const int k = linked.gp().layout().target_link_offset();
+  ASSERT_GE(k, 0);
+  const double fitted = linked.gp().hyperparameters().target_link;
+  Rng a(1);
+  EXPECT_EQ(linked.sampling_target_link(a).gp().hyperparameters().target_link, fitted);  // no target row yet
+  std::vector<Observation> both = cheap;
+  for (int i = 0; i < 3; ++i) both.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0));
+  ASSERT_TRUE(linked.fit(both, rng));
+  const gp::Hyperparameters h = linked.gp().hyperparameters();
+  Rng b(2), c(2), d(3);
+  const acq::Surrogate drawn = linked.sampling_target_link(b);
+  const gp::Hyperparameters g = drawn.gp().hyperparameters();
+  EXPECT_NE(g.target_link, h.target_link);
+  EXPECT_EQ(g.target_link, linked.sampling_target_link(c).gp().hyperparameters().target_link);
+  EXPECT_NE(g.target_link, linked.sampling_target_link(d).gp().hyperparameters().target_link);
+  EXPECT_EQ(linked.gp().layout().pack(g).size(), linked.gp().layout().size());
+  Eigen::VectorXd tg = linked.gp().layout().pack(g), th = linked.gp().layout().pack(h);
+  tg[k] = th[k];
+  EXPECT_EQ(tg, th);  // everything else as fitted
+  EXPECT_EQ(linked.gp().hyperparameters().target_link, h.target_link);  // the fitted model is untouched
+}
+
 }  // namespace
 
 namespace {
