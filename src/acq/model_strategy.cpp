@@ -16,12 +16,13 @@ std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rn
     std::optional<Suggestion> s;
     // The decision is taken on a model that differs from the fitted one in
     // two ways. Pending evaluations are believed at their predicted mean, so
-    // that q outstanding suggestions are spread out. And the target link is
-    // a draw from its posterior rather than its mode (Thompson sampling of
-    // the one hyperparameter that says whether the cheap fidelities speak for
-    // the target): a one-step acquisition at the mode values a cheap
-    // evaluation as if that relevance were known, and so would never pay
-    // for the target evaluations that show it is not.
+    // that q outstanding suggestions are spread out. And with
+    // gp.target_correlation, once the target has been evaluated, the target
+    // link is a draw from its posterior rather than its mode: Thompson
+    // sampling of the one hyperparameter that says whether the cheap
+    // fidelities speak for the target. A one-step acquisition at the mode
+    // values a cheap evaluation as if that relevance were known, and so
+    // would never pay for the target evaluations that show it is not.
     Surrogate fitted = model_;
     try {
       if (!view.pending.empty()) {
