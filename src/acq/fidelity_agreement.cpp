@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "util/error.hpp"
 
@@ -65,14 +66,16 @@ FidelityAgreement fidelity_agreement(const gp::MultiFidelityGp& model, const Tra
   // bound, near 1. At its learned value a band that mirrors the target would
   // predict it well through a negative correlation, which is what the model
   // makes of the band, but not what the check asks of it.
-  gp::MultiFidelityGp gp = model;
-  if (const int k = gp.layout().target_link_offset(); k >= 0) {
+  std::optional<gp::MultiFidelityGp> linked;
+  if (const int k = model.layout().target_link_offset(); k >= 0) {
     Eigen::VectorXd lo, hi;
-    gp.layout().bounds(1e-6, lo, hi);
-    gp::Hyperparameters h = gp.hyperparameters();
+    model.layout().bounds(1e-6, lo, hi);
+    gp::Hyperparameters h = model.hyperparameters();
     h.target_link = hi[k];
-    gp.set_hyperparameters(h);
+    linked.emplace(model);
+    linked->set_hyperparameters(h);
   }
+  const gp::MultiFidelityGp& gp = linked ? *linked : model;
   const Eigen::Index n = data.X.rows(), P = data.Y.cols();
   std::vector<Eigen::Index> at_target;
   for (Eigen::Index i = 0; i < n; ++i)

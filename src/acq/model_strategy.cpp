@@ -23,25 +23,30 @@ std::optional<Suggestion> ModelStrategy::suggest(const EngineView& view, Rng& rn
     // fidelities speak for the target. A one-step acquisition at the mode
     // values a cheap evaluation as if that relevance were known, and so
     // would never pay for the target evaluations that show it is not.
-    Surrogate fitted = model_;
-    try {
-      if (!view.pending.empty()) {
-        Eigen::MatrixXd Zp(static_cast<Eigen::Index>(view.pending.size()), view.spec.dim() + 1);
-        std::vector<double> u(view.spec.dim());
-        for (std::size_t i = 0; i < view.pending.size(); ++i) {
-          view.spec.to_unit(view.pending[i].x.data(), u.data());
-          for (int j = 0; j < view.spec.dim(); ++j) Zp(static_cast<Eigen::Index>(i), j) = u[j];
-          Zp(static_cast<Eigen::Index>(i), view.spec.dim()) = view.spec.fidelity().unit(view.pending[i].s);
-        }
-        model_ = model_.believing(Zp);
-      }
-      model_ = model_.sampling_target_link(rng);
+    const bool pending = !view.pending.empty(), draw = model_.draws_target_link();
+    if (!pending && !draw) {
       s = propose(view, rng);
-    } catch (...) {
+    } else {
+      Surrogate fitted = model_;
+      try {
+        if (pending) {
+          Eigen::MatrixXd Zp(static_cast<Eigen::Index>(view.pending.size()), view.spec.dim() + 1);
+          std::vector<double> u(view.spec.dim());
+          for (std::size_t i = 0; i < view.pending.size(); ++i) {
+            view.spec.to_unit(view.pending[i].x.data(), u.data());
+            for (int j = 0; j < view.spec.dim(); ++j) Zp(static_cast<Eigen::Index>(i), j) = u[j];
+            Zp(static_cast<Eigen::Index>(i), view.spec.dim()) = view.spec.fidelity().unit(view.pending[i].s);
+          }
+          model_ = model_.believing(Zp);
+        }
+        model_.draw_target_link(rng);
+        s = propose(view, rng);
+      } catch (...) {
+        model_ = std::move(fitted);
+        throw;
+      }
       model_ = std::move(fitted);
-      throw;
     }
-    model_ = std::move(fitted);
     if (s) return s;
   }
   Suggestion fallback;

@@ -148,21 +148,23 @@ Surrogate Surrogate::believing(const Eigen::MatrixXd& Zp) const {
   return next;
 }
 
-Surrogate Surrogate::sampling_target_link(Rng& rng) const {
-  if (!ready_) fail(Status::InvalidState, "the model is not fitted");
-  Surrogate next = *this;
+bool Surrogate::draws_target_link() const {
   // Without a row at the target the posterior is the prior, which says
   // nothing about this problem: a draw from it would only add noise.
-  if (gp_->layout().target_link_offset() < 0 || !gp::at_target(data_.X, target_unit_).any()) return next;
+  return ready_ && gp_->layout().target_link_offset() >= 0 && gp::at_target(data_.X, target_unit_).any();
+}
+
+void Surrogate::draw_target_link(Rng& rng) {
+  if (!draws_target_link()) return;
   gp::Hyperparameters h = gp_->hyperparameters();
   h.target_link = gp_->sample_target_link(rng);
   try {
-    next.gp_->set_hyperparameters(h);
+    gp_->set_hyperparameters(h);
   } catch (const Error& e) {
-    // A draw whose Gram matrix cannot be factorized leaves the fitted model.
+    // A draw whose Gram matrix cannot be factorized leaves the fitted model
+    // (set_hyperparameters changes nothing when it fails).
     if (e.status() != Status::Numerical) throw;
   }
-  return next;
 }
 
 void Surrogate::predict(const Eigen::MatrixXd& Z, Eigen::MatrixXd* mean, Eigen::MatrixXd* variance) const {

@@ -80,10 +80,14 @@ class Surrogate {
   /// further suggestions go elsewhere. The mean there is unchanged; the
   /// variance collapses.
   Surrogate believing(const Eigen::MatrixXd& Zp) const;
-  /// The model with its target link theta (gp::Hyperparameters::target_link)
-  /// drawn from its posterior given the other hyperparameters and the data;
-  /// the model itself when it has no target correlation or no row at the target.
-  Surrogate sampling_target_link(Rng& rng) const;
+  /// Whether draw_target_link() would draw: the model learns a target
+  /// correlation (gp.target_correlation) and its data hold a row at the target.
+  bool draws_target_link() const;
+  /// Replaces the target link theta (gp::Hyperparameters::target_link) by a
+  /// draw from its posterior given the other hyperparameters and the data;
+  /// nothing changes when draws_target_link() is false, or when the drawn
+  /// Gram matrix cannot be factorized.
+  void draw_target_link(Rng& rng);
 
   /// The fit (hyperparameters and the number of observations it used), for
   /// checkpoints; load() restores it on the same observations.

@@ -237,18 +237,24 @@ TEST(Surrogate, TheTargetLinkIsDrawnOnlyWhenLearnedAndTheTargetEvaluated) {
   const int k = linked.gp().layout().target_link_offset();
   ASSERT_GE(k, 0);
   const double fitted = linked.gp().hyperparameters().target_link;
-  Rng a(1);
-  EXPECT_EQ(linked.sampling_target_link(a).gp().hyperparameters().target_link, fitted);  // no target row yet
+  auto drawn_with = [&](unsigned seed) {
+    acq::Surrogate copy = linked;
+    Rng r(seed);
+    copy.draw_target_link(r);
+    return copy;
+  };
+  EXPECT_FALSE(linked.draws_target_link());
+  EXPECT_EQ(drawn_with(1).gp().hyperparameters().target_link, fitted);  // no target row yet
   std::vector<Observation> both = cheap;
   for (int i = 0; i < 3; ++i) both.push_back(observe(p, rng.uniform(), rng.uniform(10.0, 20.0), 1.0));
   ASSERT_TRUE(linked.fit(both, rng));
   const gp::Hyperparameters h = linked.gp().hyperparameters();
-  Rng b(2), c(2), d(3);
-  const acq::Surrogate drawn = linked.sampling_target_link(b);
+  EXPECT_TRUE(linked.draws_target_link());
+  const acq::Surrogate drawn = drawn_with(2);
   const gp::Hyperparameters g = drawn.gp().hyperparameters();
   EXPECT_NE(g.target_link, h.target_link);
-  EXPECT_EQ(g.target_link, linked.sampling_target_link(c).gp().hyperparameters().target_link);
-  EXPECT_NE(g.target_link, linked.sampling_target_link(d).gp().hyperparameters().target_link);
+  EXPECT_EQ(g.target_link, drawn_with(2).gp().hyperparameters().target_link);
+  EXPECT_NE(g.target_link, drawn_with(3).gp().hyperparameters().target_link);
   EXPECT_EQ(linked.gp().layout().pack(g).size(), linked.gp().layout().size());
   Eigen::VectorXd tg = linked.gp().layout().pack(g), th = linked.gp().layout().pack(h);
   tg[k] = th[k];
