@@ -229,7 +229,96 @@ std::optional<Suggestion> Hvkg::propose(const EngineView& view, Rng& rng) {
   if (nu_star > 0.0 && best_gain <= tolerance) {
     if (auto check = least_certain_recommended(view, recommended)) return check;
   }
-  return Suggestion{to_user(best.u), best.s};
+  Suggestion proposal{to_user(best.u), best.s};
+  if (options_.target_guard > 0.0) return guard_target(view, proposal, rng);
+  return proposal;
+}
+
+// After rMFBO (Mikkola et al., AISTATS 2023), the mechanism behind the
+// paper's bound of RESCUE by its target-only analog: the target-only analog
+// keeps its own course, and a cheap evaluation replaces its next target
+// evaluation only where the multi-fidelity model already holds the target
+// well known there.
+// One target row: the multi-fidelity model's prediction of it from every
+// cheap row against the same model's prior predictive (the Bayes factor of
+// "the cheap rows inform the target").
+Suggestion Hvkg::one_row_evidence(const Suggestion& target_choice, const Suggestion& proposal) const {
+  const gp::MultiFidelityGp& g = model_.gp();
+  Eigen::MatrixXd m1, s1;
+  try {
+    g.loo_predictive(m1, s1);
+  } catch (const Error& e) {
+    if (e.status() != Status::Numerical) throw;
+    return proposal;
+  }
+  const Eigen::MatrixXd& X = g.inputs();
+  const Eigen::MatrixXd& Y = g.outputs();
+  const Eigen::VectorXd noise = g.hyperparameters().noise().cwiseProduct(g.output_scale().cwiseAbs2());
+  double evidence = 0.0;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    if (std::abs(X(i, X.cols() - 1) - model_.target_unit()) > 1e-12) continue;
+    const Eigen::MatrixXd z = X.row(i);
+    const Eigen::MatrixXd m0 = g.prior_mean(z);
+    const Eigen::MatrixXd v0 = g.prior_variance(z);
+    for (Eigen::Index m = 0; m < Y.cols(); ++m) {
+      if (std::isnan(m1(i, m)) || std::isnan(Y(i, m))) continue;
+      const double z1 = (Y(i, m) - m1(i, m)) / s1(i, m);
+      const double sd0 = std::sqrt(v0(0, m) + noise[m]);
+      const double z0 = (Y(i, m) - m0(0, m)) / sd0;
+      evidence += -0.5 * z1 * z1 - std::log(s1(i, m)) + 0.5 * z0 * z0 + std::log(sd0);
+    }
+  }
+  return evidence < 0.0 ? target_choice : proposal;
+}
+
+Suggestion Hvkg::guard_target(const EngineView& view, Suggestion proposal, Rng& rng) {
+  const ProblemSpec& spec = view.spec;
+  const double target = spec.fidelity().target;
+  std::vector<Observation> at_target;
+  for (const Observation& o : view.observations)
+    if (o.s == target) at_target.push_back(o);
+  std::vector<PendingTicket> pending;
+  for (const PendingTicket& t : view.pending)
+    if (t.s == target) pending.push_back(t);
+  const EngineView tv{spec, at_target, pending, view.observational, view.spent, view.max_cost};
+  if (!target_only_) target_only_ = std::make_unique<Ehvi>(spec);
+  std::optional<Suggestion> sf = target_only_->suggest(tv, rng);
+  if (!sf) return proposal;
+  sf->s = target;
+  if (!(spec.cost(sf->x.data(), target) <= view.max_cost)) return proposal;
+  if (at_target.empty()) return Suggestion{proposal.x, target};
+  Surrogate* sfm = target_only_->model();
+  if (!sfm->ready()) return proposal.s == target ? proposal : one_row_evidence(*sf, proposal);
+  // Prequential evidence: leave-one-out log densities of the target rows
+  // under the multi-fidelity model against the target-only one.
+  Eigen::MatrixXd m1, s1, m0, s0;
+  try {
+    model_.gp().loo_predictive(m1, s1);
+    sfm->gp().loo_predictive(m0, s0);
+  } catch (const Error& e) {
+    if (e.status() != Status::Numerical) throw;
+    return proposal;
+  }
+  const Eigen::MatrixXd& X = model_.gp().inputs();
+  const Eigen::MatrixXd& Y = model_.gp().outputs();
+  const Eigen::MatrixXd& X0 = sfm->gp().inputs();
+  auto logn = [](double y, double mu, double sd) {
+    const double z = (y - mu) / sd;
+    return -0.5 * z * z - std::log(sd);
+  };
+  double evidence = 0.0;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    if (std::abs(X(i, X.cols() - 1) - model_.target_unit()) > 1e-12) continue;
+    Eigen::Index k = -1;
+    for (Eigen::Index r = 0; r < X0.rows() && k < 0; ++r)
+      if ((X0.row(r).leftCols(X.cols() - 1) - X.row(i).leftCols(X.cols() - 1)).cwiseAbs().maxCoeff() < 1e-12) k = r;
+    if (k < 0) continue;
+    for (Eigen::Index m = 0; m < Y.cols(); ++m) {
+      if (std::isnan(m1(i, m)) || std::isnan(m0(k, m))) continue;
+      evidence += logn(Y(i, m), m1(i, m), s1(i, m)) - logn(Y(i, m), m0(k, m), s0(k, m));
+    }
+  }
+  return evidence < 0.0 ? *sf : proposal;
 }
 
 }  // namespace rescue::acq
