@@ -37,10 +37,7 @@
 #pragma once
 #include <cstddef>
 
-#include <memory>
-
 #include "acq/candidate_search.hpp"
-#include "acq/ehvi.hpp"
 #include "acq/feasibility_search.hpp"
 #include "acq/model_strategy.hpp"
 #include "acq/strategy_options.hpp"
@@ -125,11 +122,6 @@ class Hvkg : public ModelStrategy {
                                                       const std::vector<std::vector<double>>& recommended) const;
 
   HvkgOptions options_;
-  /// The target-only analog (ehvi fitted to the target evaluations), for kg.target_guard.
-  std::unique_ptr<Ehvi> target_only_;
-  /// kg.target_guard: the cheap proposal, or the target-only analog's next configuration at the target.
-  Suggestion guard_target(const EngineView& view, Suggestion proposal, Rng& rng);
-  Suggestion one_row_evidence(const Suggestion& target_choice, const Suggestion& proposal) const;
 };
 
 }  // namespace rescue::acq

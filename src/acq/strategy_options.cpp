@@ -25,7 +25,6 @@ HvkgOptions HvkgOptions::from(const ProblemSpec& spec) {
   o.feasible_pool = static_cast<std::size_t>(whole(spec.param("kg.feasible_pool")));
   o.feasibility_threshold = spec.param("feasibility.threshold");
   o.zero_gain = spec.param("kg.zero_gain");
-  o.target_guard = spec.param("kg.target_guard");
   o.search = search_options(spec);
   return o;
 }

@@ -22,7 +22,6 @@ struct HvkgOptions {
   std::size_t feasible_pool = 0;      ///< kg.feasible_pool: predicted-feasible pool size sought
   double feasibility_threshold = 0;   ///< feasibility.threshold: to enter the inner pool
   double zero_gain = 0;               ///< kg.zero_gain: relative gain that counts as none
-  double target_guard = 0;            ///< kg.target_guard: on above 0
   SearchOptions search;               ///< the outer search (search_options)
   static HvkgOptions from(const ProblemSpec& spec);
 };

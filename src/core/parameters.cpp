@@ -51,9 +51,6 @@ const std::vector<ParameterInfo>& known_parameters() {
        "neither"},
       {"kg.pool", "256", kInteger, 8, kMaxCount, "hvkg, rescue: Sobol points of the inner pool (plus the recommended set and perturbations)"},
       {"kg.set_size", "10", kInteger, 1, kMaxCount, "hvkg, rescue: configurations P of the inner maximization's set"},
-      {"kg.target_guard", "0", kClosed, 0, 1,
-       "hvkg, rescue: the first target evaluation at the proposed configuration, then a cheap proposal stands only while the "
-       "prequential evidence of the target rows favours the multi-fidelity model over the target-only analog; 0 off"},
       {"kg.zero_gain", "1e-8", kClosed, -kInf, kInf,
        "hvkg, rescue: a best estimated gain at or below this fraction of the current value counts as zero, and the "
        "least certain recommended configuration is evaluated at the target fidelity instead; negative turns it off"},

@@ -688,13 +688,4 @@ Posterior MultiFidelityGp::posterior(const Eigen::MatrixXd& Z, bool observation_
   return post;
 }
 
-Eigen::MatrixXd MultiFidelityGp::prior_variance(const Eigen::MatrixXd& Z) const {
-  const TestPrior tp = test_prior(Z);
-  const Eigen::Index ns = Z.rows();
-  const Eigen::VectorXd d = prior_covariance(Z, tp).diagonal();
-  Eigen::MatrixXd v(ns, P_);
-  for (int m = 0; m < P_; ++m) v.col(m) = d.segment(m * ns, ns) * (scale_[m] * scale_[m]);
-  return v;
-}
-
 }  // namespace rescue::gp

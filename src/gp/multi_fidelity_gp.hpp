@@ -199,8 +199,6 @@ class MultiFidelityGp {
   void posterior_mean_variance(const Eigen::MatrixXd& Z, Eigen::MatrixXd& mean,
                                Eigen::MatrixXd& variance, bool observation_noise = false) const;
   Posterior posterior(const Eigen::MatrixXd& Z, bool observation_noise = false) const;
-  /// Prior variance of every output at Z (n* x P, output units): what posterior() would give with no data.
-  Eigen::MatrixXd prior_variance(const Eigen::MatrixXd& Z) const;
 
   // ---- fantasies (knowledge-gradient inner loop) ----
   PreparedPool prepare_pool(const Eigen::MatrixXd& pool) const;
@@ -223,9 +221,6 @@ class MultiFidelityGp {
 
   // ---- data access ----
   int num_inputs() const { return D_; }
-  /// The training inputs (n x D, unit scale) and outputs (n x P, output units; NaN where missing).
-  const Eigen::MatrixXd& inputs() const { return X_; }
-  const Eigen::MatrixXd& outputs() const { return Y_; }
   Eigen::Index num_points() const { return X_.rows(); }
   /// Whether the fit learns the fidelity positions: every level of
   /// GpOptions::fidelity_levels has fidelity_level_min_rows rows (false without levels).
