@@ -10,8 +10,7 @@
 #include "bench/number_format.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/regret_curve.hpp"
-#include "problems/benchmark_problem.hpp"
-#include "problems/max_hypervolume.hpp"
+#include "bench/problem_registry.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -29,11 +28,11 @@ BatchRoundsRun run_batch_rounds(const BatchRoundsConfig& cfg, int q, std::uint64
   BatchRoundsRun run;
   run.q = q;
   run.seed = seed;
-  const auto problem = problems::make_problem(cfg.problem);
+  const auto problem = make_problem(cfg.problem);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), nq = spec.num_constraints(), k = spec.num_indicators();
   const double unit = spec.target_cost();
-  const double hv_max = problems::max_hypervolume(cfg.problem).value;
+  const double hv_max = max_hypervolume(cfg.problem).value;
 
   // The same streams as the experiment harness (bench_run.cpp), so the
   // observational data and the initial design match its runs of this seed.

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/problem_registry.hpp"
 #include "bench/blas_core.hpp"
 #include "bench/regret_curve.hpp"
 #include "bench/variant.hpp"
@@ -50,7 +51,7 @@ double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std
 
 void create_optimizer(const OptimizerSettings& settings, ProblemHandle& problem, OptimizerHandle& optimizer,
                       std::optional<double> only_fidelity) {
-  check(rescue_problem_builtin(settings.problem.c_str(), &problem.p), "rescue_problem_builtin", kLastError);
+  new_problem_handle(settings.problem, problem);
   rescue_problem* p = problem.p;
   check(rescue_problem_set_seed(p, static_cast<unsigned>(settings.seed)), "rescue_problem_set_seed", p);
   check(rescue_problem_set_strategy(p, settings.strategy.c_str()), "rescue_problem_set_strategy", p);
@@ -172,7 +173,7 @@ std::unique_ptr<RunStart> start_run(const RunSpec& rs, const problems::Benchmark
 RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& progress) {
   RunResult run;
   run.spec = rs;
-  const auto problem = problems::make_problem(rs.problem);
+  const auto problem = make_problem(rs.problem);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
   for (const auto& o : spec.options()) run.option_names.push_back(o.name);

@@ -13,7 +13,7 @@
 #include "bench/parallel_for.hpp"
 #include "bench/progress_bar.hpp"
 #include "bench/summary.hpp"
-#include "problems/max_hypervolume.hpp"
+#include "bench/problem_registry.hpp"
 #include "problems/misleading_fidelity.hpp"
 #include "util/error.hpp"
 
@@ -45,7 +45,7 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
     fail(Status::InvalidArgument, "at least one problem and one strategy are needed");
   std::vector<RunSpec> plan;
   for (const auto& p : config.problems) {
-    const double hv_max = problems::max_hypervolume(p).value;
+    const double hv_max = max_hypervolume(p).value;
     const double budget = config.budget >= 0.0 ? config.budget : protocol_budget(p);
     for (int k = 0; k < config.seeds; ++k)
       for (const auto& s : config.strategies) {

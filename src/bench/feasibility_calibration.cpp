@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "bench/problem_registry.hpp"
 #include "bench/bench_run.hpp"
 #include "bench/number_format.hpp"
 #include "bench/statistics.hpp"
@@ -147,7 +148,7 @@ void score_held_out(rescue_optimizer* opt, const ProblemSpec& spec, CalibrationT
 }  // namespace
 
 RunCalibration calibrate_run(const RunResult& run, int moves) {
-  const auto problem = problems::make_problem(run.spec.problem);
+  const auto problem = make_problem(run.spec.problem);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
   if (q == 0) fail(Status::InvalidArgument, "feasibility calibration: " + run.spec.problem + " has no constraints");
@@ -206,7 +207,7 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
   };
   for (const std::string& problem : names) {
     std::vector<std::string> constraint_names;
-    const auto definition = problems::make_problem(problem);
+    const auto definition = make_problem(problem);
     for (const auto& c : definition->spec().constraints()) constraint_names.push_back(c.name);
     md << "## " << problem << "\n\n| strategy | model | runs | set size / run | truly feasible in the set | mean "
           "predicted probability (set) | inferred hypervolume (mean) |";

@@ -21,8 +21,7 @@
 #include "bench/max_hv_search.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/suggest_timing.hpp"
-#include "problems/benchmark_problem.hpp"
-#include "problems/max_hypervolume.hpp"
+#include "bench/problem_registry.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -87,7 +86,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     // with missed parents repaired: rescue.repair = 2, the default), and the
     // DAG with only the inputs of objectives and constraints repaired
     // (rescue.repair = 1).
-    const auto truth = rescue::problems::make_problem(name)->causal_edges();
+    const auto truth = rescue::bench::make_problem(name)->causal_edges();
     const auto found = rescue::bench::compare_with_true_dag(g.discovered, truth);
     const auto fit = rescue::bench::compare_with_true_dag(g.fitted, truth);
     const auto fit_outputs = rescue::bench::compare_with_true_dag(outputs_only.fitted, truth);
@@ -108,7 +107,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
 int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
   std::vector<rescue::bench::RunResult> runs;
   for (rescue::bench::RunResult& r : rescue::bench::load_complete_runs(cfg))
-    if (rescue::problems::make_problem(r.spec.problem)->spec().num_constraints() > 0) runs.push_back(std::move(r));
+    if (rescue::bench::make_problem(r.spec.problem)->spec().num_constraints() > 0) runs.push_back(std::move(r));
   if (runs.empty()) {
     std::cerr << "rescue-bench: no complete runs of a problem with constraints under " << cfg.out_dir << "/runs\n";
     return 1;
@@ -149,7 +148,7 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
   std::vector<int> failed(names.size(), 0);
   std::vector<std::string> rows(names.size());
   rescue::bench::parallel_for(names.size(), jobs, [&](std::size_t i) {
-    const auto problem = rescue::problems::make_problem(names[i]);
+    const auto problem = rescue::bench::make_problem(names[i]);
     const auto res = rescue::bench::compute_max_hypervolume(*problem, options, [&](const std::string& line) {
       std::lock_guard<std::mutex> lock(io);
       std::cerr << "  " << line << "\n";
@@ -160,7 +159,7 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
     rows[i] = "      {\"" + names[i] + "\", " + rescue::fmt17(res.value) + ", " + rescue::fmt17(res.precision) + ",\n       \"" +
               res.method + "\",\n       " + std::to_string(res.evaluations) + "},";
     try {
-      const auto& stored = rescue::problems::max_hypervolume(names[i]);
+      const auto& stored = rescue::bench::max_hypervolume(names[i]);
       const bool ok = res.value <= stored.value + stored.precision;
       out << "  stored " << rescue::fmt17(stored.value) << " (precision " << rescue::fmt17(stored.precision) << "): recomputed - stored = "
           << rescue::fmt17(res.value - stored.value) << (ok ? "  OK" : "  FAIL: the stored value is too low") << "\n";

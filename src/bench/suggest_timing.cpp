@@ -11,7 +11,7 @@
 #include "bench/bench_run.hpp"
 #include "bench/summary.hpp"
 #include "core/sampling.hpp"
-#include "problems/benchmark_problem.hpp"
+#include "bench/problem_registry.hpp"
 #include "bench/capi_handles.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
@@ -51,7 +51,7 @@ constexpr int kWarm = 5;
 void time_one(const std::string& name, const StrategyVariant& strategy, int n, std::uint64_t seed, int rows,
               SuggestTiming* out) {
   if (strategy.observational_rows >= 0) rows = strategy.observational_rows;
-  const auto problem = problems::make_problem(name);
+  const auto problem = make_problem(name);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
   Rng master(seed);

@@ -11,7 +11,7 @@
 #include "bench/in_sample.hpp"
 #include "bench/number_format.hpp"
 #include "bench/regret_curve.hpp"
-#include "problems/benchmark_problem.hpp"
+#include "bench/problem_registry.hpp"
 #include "util/error.hpp"
 
 namespace rescue::bench {
@@ -77,8 +77,8 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
   ProblemSummary ps;
   ps.problem = problem;
   std::map<std::string, std::map<std::uint64_t, double>> aur_by_seed, start_by_seed, in_sample_by_seed, own_by_seed;
-  const auto& names = problems::problem_names();
-  const auto truth = std::find(names.begin(), names.end(), problem) != names.end() ? problems::make_problem(problem)
+  const auto& names = problem_names();
+  const auto truth = std::find(names.begin(), names.end(), problem) != names.end() ? make_problem(problem)
                                                                                    : nullptr;
   for (const auto& strategy : order) {
     StrategyStats st;

@@ -1,0 +1,95 @@
+#include "bench/problem_registry.hpp"
+
+#include <algorithm>
+
+#include "util/error.hpp"
+#include "util/text.hpp"
+#ifdef RESCUE_HAVE_XGBOOST
+#include "bench/xgboost_hpo.hpp"
+#endif
+
+namespace rescue::bench {
+namespace {
+
+const std::vector<std::string> kHarnessProblems = {"xgboost-hpo"};
+
+bool is_harness_problem(const std::string& name) {
+  return std::find(kHarnessProblems.begin(), kHarnessProblems.end(), name) != kHarnessProblems.end();
+}
+
+}  // namespace
+
+bool is_library_problem(const std::string& name) {
+  const auto& names = problems::problem_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+const std::vector<std::string>& problem_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = problems::problem_names();
+    all.insert(all.end(), kHarnessProblems.begin(), kHarnessProblems.end());
+    return all;
+  }();
+  return names;
+}
+
+std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name) {
+  if (!is_harness_problem(name)) {
+    if (!is_library_problem(name))
+      fail(Status::UnknownName, "unknown benchmark problem '" + name + "' (known: " + comma_list(problem_names()) + ")");
+    return problems::make_problem(name);
+  }
+#ifdef RESCUE_HAVE_XGBOOST
+  return std::make_unique<XgboostHpo>(RESCUE_SPAM_CSV);
+#else
+  fail(Status::UnknownName, "problem '" + name +
+                                "' needs rescue-bench built with XGBoost (Debian: libxgboost-dev) and the spam data of "
+                                "R's kernlab (r-cran-kernlab, converted at build time by Rscript)");
+#endif
+}
+
+const problems::MaxHypervolume& max_hypervolume(const std::string& name) { return problems::max_hypervolume(name); }
+
+void new_problem_handle(const std::string& name, ProblemHandle& out) {
+  if (is_library_problem(name)) {
+    check(rescue_problem_builtin(name.c_str(), &out.p), "rescue_problem_builtin", kLastError);
+    return;
+  }
+  const auto problem = make_problem(name);
+  const ProblemSpec& spec = problem->spec();
+  check(rescue_problem_new(&out.p), "rescue_problem_new", kLastError);
+  rescue_problem* p = out.p;
+  for (const OptionSpec& o : spec.options())
+    check(rescue_problem_add_option(p, o.name.c_str(), o.lower, o.upper, static_cast<int>(o.kind)),
+          "rescue_problem_add_option", p);
+  const FidelitySpec& f = spec.fidelity();
+  if (f.discrete) {
+    if (!f.single_level())
+      check(rescue_problem_set_fidelity_levels(p, f.levels.data(), static_cast<int>(f.levels.size()), f.target),
+            "rescue_problem_set_fidelity_levels", p);
+  } else {
+    check(rescue_problem_set_fidelity_range(p, f.lower, f.upper, f.target), "rescue_problem_set_fidelity_range", p);
+  }
+  const CostModel& c = spec.cost_model();
+  if (c.kind == CostKind::Exponential) {
+    check(rescue_problem_set_cost_exponential(p, c.rate), "rescue_problem_set_cost_exponential", p);
+  } else if (c.kind == CostKind::PerLevel) {
+    check(rescue_problem_set_cost_levels(p, c.level_costs.data(), static_cast<int>(c.level_costs.size())),
+          "rescue_problem_set_cost_levels", p);
+  } else {
+    fail(Status::Internal, "harness problem '" + name + "' has a cost callback");
+  }
+  for (const ObjectiveSpec& o : spec.objectives())
+    check(rescue_problem_add_objective(p, o.name.c_str(), static_cast<int>(o.sense)), "rescue_problem_add_objective", p);
+  for (const ConstraintSpec& g : spec.constraints())
+    check(rescue_problem_add_constraint(p, g.name.c_str(), g.threshold, static_cast<int>(g.sense)),
+          "rescue_problem_add_constraint", p);
+  for (const std::string& k : spec.indicators())
+    check(rescue_problem_add_indicator(p, k.c_str()), "rescue_problem_add_indicator", p);
+  if (!spec.reference_point().empty())
+    check(rescue_problem_set_reference_point(p, spec.reference_point().data(),
+                                             static_cast<int>(spec.reference_point().size())),
+          "rescue_problem_set_reference_point", p);
+}
+
+}  // namespace rescue::bench

@@ -1,0 +1,30 @@
+// The problems the harness runs: the library's built-in problems
+// (rescue_problem_builtin) and the harness's own, which train real models
+// and so stay outside librescue (xgboost-hpo: XGBoost, the spam data of R's
+// kernlab). Every other part of the harness reaches problems through here.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/capi_handles.hpp"
+#include "problems/benchmark_problem.hpp"
+#include "problems/max_hypervolume.hpp"
+
+namespace rescue::bench {
+
+/// Builds a problem by name; throws Error(UnknownName) for an unknown one, or
+/// for a harness problem this build lacks (the message says what it needs).
+std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name);
+/// Every name make_problem accepts: the library's, then the harness's.
+const std::vector<std::string>& problem_names();
+/// Whether the library itself knows the problem (rescue_problem_builtin).
+bool is_library_problem(const std::string& name);
+/// The stored maximum hypervolume at the target; throws Error(UnknownName) without one.
+const problems::MaxHypervolume& max_hypervolume(const std::string& name);
+/// A C-ABI problem for `name`: the library's built-in one, or one built from
+/// the harness problem's definition (options, fidelity, cost, objectives,
+/// constraints, indicators, reference point).
+void new_problem_handle(const std::string& name, ProblemHandle& out);
+
+}  // namespace rescue::bench

@@ -1,0 +1,186 @@
+// xgboost-hpo trains real models: its data are kernlab's spam table, split
+// once by the seed; every metric repeats for the same configuration and
+// fidelity; the tree statistics match what a depth-1 booster must give; a
+// learner with sensible settings classifies spam well at the target; bad
+// input is refused; and the harness's C-ABI problem is the same problem.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench/problem_registry.hpp"
+#include "bench/tabular_data.hpp"
+#include "util/error.hpp"
+
+#ifdef RESCUE_HAVE_XGBOOST
+#include "bench/xgboost_hpo.hpp"
+#endif
+
+namespace {
+
+using namespace rescue;
+using namespace rescue::bench;
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(TabularData, ReadsLabelledCsvAndRefusesMalformedFiles) {
+  const TabularData t = read_labelled_csv(write_file("ok.csv", "a,y,b\n1.5,0,2\n-3,1,4e2\n"), "y");
+  ASSERT_EQ(t.rows(), 2u);
+  ASSERT_EQ(t.cols(), 2u);
+  EXPECT_EQ(t.features, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(t.x, (std::vector<float>{1.5f, 2.0f, -3.0f, 400.0f}));
+  EXPECT_EQ(t.label, (std::vector<float>{0.0f, 1.0f}));
+  auto status = [](const std::string& path, const std::string& label) {
+    try {
+      read_labelled_csv(path, label);
+    } catch (const Error& e) {
+      return e.status();
+    }
+    return Status::Ok;
+  };
+  EXPECT_EQ(status(::testing::TempDir() + "no-such.csv", "y"), Status::Io);
+  EXPECT_EQ(status(write_file("nolabel.csv", "a,b\n1,0\n2,1\n"), "y"), Status::InvalidArgument);
+  EXPECT_EQ(status(write_file("short.csv", "a,y\n1,0\n2\n"), "y"), Status::InvalidArgument);
+  EXPECT_EQ(status(write_file("text.csv", "a,y\n1,0\nx,1\n"), "y"), Status::InvalidArgument);
+  EXPECT_EQ(status(write_file("nan.csv", "a,y\n1,0\nnan,1\n"), "y"), Status::InvalidArgument);
+  EXPECT_EQ(status(write_file("label.csv", "a,y\n1,0\n2,2\n"), "y"), Status::InvalidArgument);
+}
+
+TEST(TabularData, SplitIsASeededPartition) {
+  TabularData t;
+  t.features = {"i"};
+  for (int i = 0; i < 30; ++i) {
+    t.x.push_back(static_cast<float>(i));
+    t.label.push_back(static_cast<float>(i % 2));
+  }
+  const TrainValidation a = split_rows(t, 2.0 / 3.0, 5), b = split_rows(t, 2.0 / 3.0, 5), c = split_rows(t, 2.0 / 3.0, 6);
+  ASSERT_EQ(a.train.rows(), 20u);
+  ASSERT_EQ(a.validation.rows(), 10u);
+  EXPECT_EQ(a.train.x, b.train.x);
+  EXPECT_NE(a.train.x, c.train.x);
+  std::vector<int> seen(30, 0);
+  for (const TabularData* part : {&a.train, &a.validation})
+    for (std::size_t i = 0; i < part->rows(); ++i) {
+      const int row = static_cast<int>(part->x[i]);
+      ++seen[static_cast<std::size_t>(row)];
+      EXPECT_EQ(part->label[i], static_cast<float>(row % 2));  // each row keeps its label
+    }
+  for (int k : seen) EXPECT_EQ(k, 1);
+  EXPECT_THROW(split_rows(t, 1.0, 5), Error);
+  EXPECT_THROW(split_rows(t, 0.01, 5), Error);
+}
+
+#ifdef RESCUE_HAVE_XGBOOST
+
+// Options in the problem's order: alpha, colsample_bylevel, colsample_bytree,
+// eta, gamma, lambda, max_depth, min_child_weight, nrounds, subsample.
+std::vector<double> config(double max_depth, double nrounds, double eta = 0.3) {
+  return {0.001, 1.0, 1.0, eta, 0.001, 1.0, max_depth, 2.72, nrounds, 1.0};
+}
+
+TEST(XgboostHpo, IsThePapersProblemOnTheSpamData) {
+  const auto p = make_problem("xgboost-hpo");
+  const ProblemSpec& spec = p->spec();
+  ASSERT_EQ(spec.dim(), 10);
+  const char* names[] = {"alpha", "colsample_bylevel", "colsample_bytree", "eta", "gamma", "lambda",
+                         "max_depth", "min_child_weight", "nrounds", "subsample"};
+  for (int j = 0; j < 10; ++j) EXPECT_EQ(spec.options()[static_cast<std::size_t>(j)].name, names[j]);
+  EXPECT_EQ(spec.options()[6].kind, OptionKind::Integer);
+  EXPECT_EQ(spec.options()[8].kind, OptionKind::LogScale);
+  EXPECT_DOUBLE_EQ(spec.fidelity().lower, 0.03);
+  EXPECT_DOUBLE_EQ(spec.fidelity().target, 1.0);
+  EXPECT_EQ(spec.num_objectives(), 2);
+  EXPECT_EQ(spec.num_indicators(), 4);
+  const auto& x = dynamic_cast<const XgboostHpo&>(*p);
+  EXPECT_EQ(x.rows_used(1.0), 3067u);  // 2/3 of 4,601
+  EXPECT_EQ(x.rows_used(0.03), 92u);
+}
+
+TEST(XgboostHpo, RepeatsAndReportsWhatItTrained) {
+  const auto p = make_problem("xgboost-hpo");
+  const auto& xp = dynamic_cast<const XgboostHpo&>(*p);
+  const std::vector<double> x = config(1, 8);
+  const problems::Evaluation a = p->evaluate(x.data(), 0.3), b = p->evaluate(x.data(), 0.3);
+  EXPECT_EQ(a.y, b.y);
+  EXPECT_EQ(a.z, b.z);
+  ASSERT_EQ(a.y.size(), 2u);
+  ASSERT_EQ(a.z.size(), 4u);
+  EXPECT_GT(a.y[0], 0.0);
+  EXPECT_LT(a.y[0], 0.4);
+  EXPECT_GT(a.y[1], 0.0);
+  EXPECT_EQ(a.z[0], static_cast<double>(xp.rows_used(0.3)));
+  // Depth-1 trees: every tree that splits has depth 1 and two leaves, every
+  // other tree one leaf, and there is one tree per round.
+  const double split = a.z[1];
+  EXPECT_GE(split, 1.0);
+  EXPECT_LE(split, 8.0);
+  EXPECT_DOUBLE_EQ(a.z[2], 1.0);
+  EXPECT_DOUBLE_EQ(a.z[3], 2.0 * split + (8.0 - split));
+  // More rounds, a larger model; the noisy evaluation is the evaluation.
+  Rng rng(1);
+  EXPECT_GT(p->evaluate(config(1, 40).data(), 0.3).y[1], a.y[1]);
+  EXPECT_EQ(p->evaluate_noisy(x.data(), 0.3, rng).y, a.y);
+}
+
+TEST(XgboostHpo, LearnsSpamAtTheTarget) {
+  const auto p = make_problem("xgboost-hpo");
+  const problems::Evaluation e = p->evaluate(config(6, 60).data(), 1.0);
+  EXPECT_LT(e.y[0], 0.08);  // published error rates on these data are 5% to 7%
+  EXPECT_GT(e.z[2], 3.0);
+}
+
+TEST(XgboostHpo, RefusesBadInput) {
+  const auto p = make_problem("xgboost-hpo");
+  std::vector<double> x = config(3, 5);
+  EXPECT_THROW(p->evaluate(x.data(), 0.01), Error);
+  EXPECT_THROW(p->evaluate(x.data(), NAN), Error);
+  x[6] = 2.5;  // max_depth not an integer
+  EXPECT_THROW(p->evaluate(x.data(), 0.5), Error);
+  x = config(3, 5);
+  x[3] = 2.0;  // eta above its range
+  EXPECT_THROW(p->evaluate(x.data(), 0.5), Error);
+}
+
+TEST(XgboostHpo, HarnessBuildsTheSameProblemThroughTheCAbi) {
+  ProblemHandle ph;
+  new_problem_handle("xgboost-hpo", ph);
+  ASSERT_EQ(rescue_problem_set_strategy(ph.p, "random"), RESCUE_OK);
+  OptimizerHandle oh;
+  ASSERT_EQ(rescue_create(ph.p, &oh.o), RESCUE_OK) << rescue_last_error();
+  EXPECT_EQ(rescue_dimension(oh.o), 10);
+  EXPECT_EQ(rescue_num_objectives(oh.o), 2);
+  EXPECT_EQ(rescue_num_indicators(oh.o), 4);
+  const std::vector<double> x = config(3, 5);
+  double c = 0.0;
+  ASSERT_EQ(rescue_cost(oh.o, x.data(), 10, 1.0, &c), RESCUE_OK);
+  EXPECT_NEAR(c, std::exp(4.8), 1e-9);
+  ASSERT_EQ(rescue_cost(oh.o, x.data(), 10, 0.03, &c), RESCUE_OK);
+  EXPECT_NEAR(c, 1.0, 1e-9);
+}
+
+#endif
+
+TEST(ProblemRegistry, KnowsTheLibrarysProblemsAndItsOwn) {
+  const auto& names = problem_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "healthcare-reflected"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "xgboost-hpo"), names.end());
+  EXPECT_TRUE(is_library_problem("park"));
+  EXPECT_FALSE(is_library_problem("xgboost-hpo"));
+  EXPECT_EQ(make_problem("park")->spec().dim(), 4);
+  try {
+    make_problem("no-such");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::UnknownName);
+    EXPECT_NE(std::string(e.what()).find("xgboost-hpo"), std::string::npos);
+  }
+}
+
+}  // namespace
