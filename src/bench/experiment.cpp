@@ -27,6 +27,7 @@ double protocol_budget(const std::string& problem) {
   if (base == "branin-currin" || base == "healthcare") return 5.0;
   if (base == "park") return 10.0;
   if (base == "robot-standin") return 20.0;
+  if (base == "xgboost-hpo" || base == "xgboost-hpo-constrained") return 10.0;
   fail(Status::UnknownName, "no protocol budget for problem '" + problem + "'");
 }
 

@@ -25,6 +25,19 @@ MaxHvOptions MaxHvOptions::quick() {
   return o;
 }
 
+MaxHvOptions MaxHvOptions::real_training() {
+  MaxHvOptions o;
+  o.nsga_runs = 2;
+  o.population = 40;
+  o.generations = 50;
+  o.seeded_generations = 25;
+  o.refine_levels = 3;
+  o.refine_samples = 2;
+  o.refine_max_points = 40;
+  o.repeats = 2;
+  return o;
+}
+
 namespace {
 
 // The target-fidelity function in the minimization convention, feeding every

@@ -20,7 +20,10 @@ std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name
 const std::vector<std::string>& problem_names();
 /// Whether the library itself knows the problem (rescue_problem_builtin).
 bool is_library_problem(const std::string& name);
-/// The stored maximum hypervolume at the target; throws Error(UnknownName) without one.
+/// The stored maxima of the harness's own problems.
+const std::vector<problems::MaxHypervolume>& harness_max_hypervolumes();
+/// The stored maximum hypervolume at the target (the library's table or the
+/// harness's); throws Error(UnknownName) without one.
 const problems::MaxHypervolume& max_hypervolume(const std::string& name);
 /// A C-ABI problem for `name`: the library's built-in one, or one built from
 /// the harness problem's definition (options, fidelity, cost, objectives,
