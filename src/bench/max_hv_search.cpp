@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "bench/front_archive.hpp"
+#include "util/sobol.hpp"
 #include "moo/nsga2.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -27,9 +28,10 @@ MaxHvOptions MaxHvOptions::quick() {
 
 MaxHvOptions MaxHvOptions::real_training() {
   MaxHvOptions o;
+  o.uniform_samples = 2000;
   o.nsga_runs = 2;
   o.population = 40;
-  o.generations = 50;
+  o.generations = 40;
   o.seeded_generations = 25;
   o.refine_levels = 3;
   o.refine_samples = 2;
@@ -203,6 +205,17 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
     h0 = 1.0 / (g - 1);
     method << "grid " << g << "^" << d;
   } else {
+    if (options.uniform_samples > 0) {
+      // In ten or more dimensions a space-filling sample finds fronts that
+      // small NSGA-II populations miss, and seeds the refinement with them.
+      Sobol sobol(d, true, rng);
+      for (int k = 0; k < options.uniform_samples; ++k) {
+        sub.from_unit(sobol.next().data(), x);
+        fn(x, f);
+      }
+      say("Sobol sample: archive " + std::to_string(archive.size()) + " points, HV " + fmt(archive.hypervolume(r1, r2)));
+      method << options.uniform_samples << " Sobol points, ";
+    }
     for (int r = 0; r < options.nsga_runs; ++r) {
       Rng run_rng = rng.split();
       run_nsga2(sub, fn, options.population, options.generations, run_rng, {});

@@ -4,8 +4,9 @@
 //
 // The search varies the options the problem does not hold fixed
 // (BenchmarkProblem::target_fixed_options()); d below counts those.
-// Method: for d <= 2 a dense grid over the option box; otherwise several long
-// NSGA-II runs on the noise-free target function (feasible points only), every
+// Method: for d <= 2 a dense grid over the option box; otherwise (optionally a
+// shifted Sobol sample of the box, then) several long NSGA-II runs on the
+// noise-free target function (feasible points only), every
 // evaluation entering a non-dominated archive. Then, for every problem, NSGA-II
 // seeded with the archive's non-dominated points, and levels of local
 // refinement: around each non-dominated configuration, uniform samples in a
@@ -28,6 +29,7 @@ namespace rescue::bench {
 
 struct MaxHvOptions {
   int grid = 2049;                 ///< grid points per option (d <= 2)
+  int uniform_samples = 0;         ///< shifted Sobol points evaluated before the NSGA-II runs (d > 2)
   int nsga_runs = 4;               ///< independent NSGA-II runs (d > 2)
   int population = 200;
   int generations = 500;
@@ -42,7 +44,7 @@ struct MaxHvOptions {
   /// Cheap settings for a quick check (a lower bound of the full computation).
   static MaxHvOptions quick();
   /// Settings for a problem whose evaluations train a model (tenths of a
-  /// second each, not microseconds): about 10,700 evaluations.
+  /// second each, not microseconds): about 12,000 evaluations.
   static MaxHvOptions real_training();
 };
 

@@ -228,6 +228,26 @@ INSTANTIATE_TEST_SUITE_P(Tasks, XgboostRun,
                          ::testing::Values(std::make_pair("xgboost-hpo", "hvkg"),
                                            std::make_pair("xgboost-hpo-constrained", "rescue")));
 
+// The stored maxima are no lower than what 12 configurations drawn uniformly
+// reach at the target (beyond the stored precision), and well above what
+// they reach: a table entry copied wrong, or for the wrong task, fails here.
+TEST(XgboostHpo, StoredMaximaBoundWhatSampledConfigurationsReach) {
+  for (const char* name : {"xgboost-hpo", "xgboost-hpo-constrained"}) {
+    const auto p = make_problem(name);
+    Rng rng(8);
+    std::vector<double> configs;
+    for (int i = 0; i < 12; ++i) {
+      const std::vector<double> x = sample_configuration(p->spec(), rng);
+      configs.insert(configs.end(), x.begin(), x.end());
+    }
+    const double sampled = inferred_hypervolume(*p, configs);
+    const problems::MaxHypervolume& stored = max_hypervolume(name);
+    EXPECT_GT(sampled, 0.0) << name;
+    EXPECT_LE(sampled, stored.value + stored.precision) << name;
+    EXPECT_LT(sampled, 0.99 * stored.value) << name;
+  }
+}
+
 #endif
 
 TEST(ProblemRegistry, KnowsTheLibrarysProblemsAndItsOwn) {
