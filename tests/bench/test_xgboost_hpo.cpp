@@ -6,6 +6,7 @@
 // harness's C-ABI problem is the same problem, and both tasks run in it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -226,7 +227,12 @@ TEST_P(XgboostRun, RunsInTheHarness) {
 
 INSTANTIATE_TEST_SUITE_P(Tasks, XgboostRun,
                          ::testing::Values(std::make_pair("xgboost-hpo", "hvkg"),
-                                           std::make_pair("xgboost-hpo-constrained", "rescue")));
+                                           std::make_pair("xgboost-hpo-constrained", "rescue")),
+                         [](const auto& info) {
+                           std::string name = std::string(info.param.first) + "_" + info.param.second;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // The stored maxima are no lower than what 12 configurations drawn uniformly
 // reach at the target (beyond the stored precision), and well above what
