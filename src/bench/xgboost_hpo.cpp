@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/sampling.hpp"
 #include "util/error.hpp"
 
 namespace rescue::bench {
@@ -208,15 +207,6 @@ problems::Evaluation XgboostHpo::evaluate(const double* x, double s) const {
 
 problems::Evaluation XgboostHpo::evaluate_noisy(const double* x, double s, Rng&) const { return evaluate(x, s); }
 
-std::vector<double> XgboostHpo::sample_observational(Rng& rng) const {
-  std::vector<double> row = sample_configuration(spec_, rng);
-  const double s = rng.uniform(spec_.fidelity().lower, spec_.fidelity().upper);
-  const problems::Evaluation e = evaluate(row.data(), s);
-  row.push_back(s);
-  row.insert(row.end(), e.z.begin(), e.z.end());
-  row.insert(row.end(), e.y.begin(), e.y.end());
-  row.insert(row.end(), e.g.begin(), e.g.end());
-  return row;
-}
+std::vector<double> XgboostHpo::sample_observational(Rng& rng) const { return problems::sample_uniform_row(*this, rng); }
 
 }  // namespace rescue::bench

@@ -52,6 +52,10 @@ class BenchmarkProblem {
   virtual std::vector<std::pair<int, double>> target_fixed_options() const { return {}; }
 };
 
+/// One observational row as the built-in problems draw it: options uniform on
+/// their bounds (integers uniform among the integers), the fidelity uniform on
+/// its range or among its levels, and the problem's noisy evaluation there.
+std::vector<double> sample_uniform_row(const BenchmarkProblem& problem, Rng& rng);
 /// n rows of observational data (BenchmarkProblem::sample_observational) drawn
 /// in turn from `rng`, concatenated row after row.
 std::vector<double> sample_observational(const BenchmarkProblem& problem, int n, Rng& rng);

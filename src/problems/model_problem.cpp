@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/sampling.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -80,20 +79,6 @@ Evaluation ModelProblem::evaluate_noisy(const double* x, double s, Rng& rng) con
   return e;
 }
 
-std::vector<double> ModelProblem::sample_observational(Rng& rng) const {
-  // The inputs: options uniform on their bounds (integers uniform among the
-  // integers), fidelity uniform on its range or among its levels.
-  const int d = spec_.dim();
-  std::vector<double> row = sample_configuration(spec_, rng);
-  const FidelitySpec& f = spec_.fidelity();
-  const double s = f.discrete ? f.levels[rng.below(f.levels.size())] : rng.uniform(f.lower, f.upper);
-  const Evaluation e = evaluate_noisy(row.data(), s, rng);
-  row.reserve(d + 1 + e.z.size() + e.y.size() + e.g.size());
-  row.push_back(s);
-  row.insert(row.end(), e.z.begin(), e.z.end());
-  row.insert(row.end(), e.y.begin(), e.y.end());
-  row.insert(row.end(), e.g.begin(), e.g.end());
-  return row;
-}
+std::vector<double> ModelProblem::sample_observational(Rng& rng) const { return sample_uniform_row(*this, rng); }
 
 }  // namespace rescue::problems
