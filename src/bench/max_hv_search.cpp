@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "bench/front_archive.hpp"
-#include "util/sobol.hpp"
 #include "moo/nsga2.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
+#include "util/sobol.hpp"
 
 namespace rescue::bench {
 
