@@ -213,7 +213,9 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
         break;
       }
       check(st, "rescue_suggest", opt);
+      const auto t_eval = Clock::now();
       const problems::Evaluation e = problem->evaluate_noisy(x.data(), s, noise_rng);
+      run.evaluation_seconds += seconds_since(t_eval);
       check(rescue_observe(opt, ticket, e.y.data(), m, q ? e.g.data() : nullptr, q, k ? e.z.data() : nullptr, k),
             "rescue_observe", opt);
       if (shadow.o)

@@ -50,7 +50,8 @@ void write_run_csv(std::ostream& out, const RunResult& run) {
       << (s.shared_recommender ? "\n# shared_recommender=1" : "") << "\n# hv_max=" << fmt17(s.hv_max)
       << "\n# target_fidelity=" << fmt17(run.target_fidelity) << "\n# observational_cost=" << fmt17(run.observational_cost)
       << (run.blas_core.empty() ? "" : "\n# blas_core=" + run.blas_core)
-      << (run.blas_threads > 0 ? "\n# blas_threads=" + std::to_string(run.blas_threads) : "") << "\n";
+      << (run.blas_threads > 0 ? "\n# blas_threads=" + std::to_string(run.blas_threads) : "")
+      << (run.evaluation_seconds > 0 ? "\n# evaluation_seconds=" + fmt17(run.evaluation_seconds) : "") << "\n";
   out << "iteration,initial,cumulative_cost,fidelity";
   for (const auto& n : run.option_names) out << ",x." << n;
   out << ",inferred_hv,log10_regret,best_log10_regret,violated,violated_at_target,suggest_seconds,recommend_seconds,"
@@ -150,6 +151,7 @@ RunResult read_run_csv(std::istream& in) {
   run.observational_cost = to_double(get("observational_cost"), 0);
   if (meta.count("blas_core")) run.blas_core = meta["blas_core"];
   if (meta.count("blas_threads")) run.blas_threads = static_cast<int>(to_count("blas_threads", meta["blas_threads"]));
+  if (meta.count("evaluation_seconds")) run.evaluation_seconds = to_double(meta["evaluation_seconds"], 0);
   return run;
 }
 

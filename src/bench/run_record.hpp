@@ -56,6 +56,10 @@ struct RunResult {
   /// OpenBLAS's thread count in the run (bench/blas_core.hpp); 0 in files
   /// written before it was recorded.
   int blas_threads = 0;
+  /// Wall time of the problem's evaluations of the suggestions, seconds (for
+  /// the real-training problems, the training); 0 in files written before it
+  /// was recorded.
+  double evaluation_seconds = 0.0;
   std::vector<IterationRecord> iterations;
   bool complete = false;
   std::string stop_reason;

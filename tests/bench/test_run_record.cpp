@@ -37,6 +37,7 @@ rb::RunResult sample_run(bool complete) {
   r.observational_cost = 41.0 / 3.0;
   r.blas_core = "Haswell";
   r.blas_threads = 3;
+  r.evaluation_seconds = 2.5;
   for (int i = 1; i <= 3; ++i) {
     rb::IterationRecord it;
     it.iteration = i;
@@ -77,6 +78,7 @@ TEST(RunCsv, ExactRoundTrip) {
   EXPECT_EQ(back.observational_cost, run.observational_cost);
   EXPECT_EQ(back.blas_core, "Haswell");
   EXPECT_EQ(back.blas_threads, 3);
+  EXPECT_EQ(back.evaluation_seconds, 2.5);
   EXPECT_EQ(back.option_names, run.option_names);
   ASSERT_EQ(back.iterations.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -165,6 +167,14 @@ rb::RunResult read_sample_without(const std::string& line) {
 TEST(RunCsv, ReadsFilesWithoutTheBlasKernel) {
   const auto back = read_sample_without("# blas_core=Haswell\n");
   EXPECT_TRUE(back.blas_core.empty());
+  EXPECT_EQ(back.iterations.size(), 3u);
+}
+
+// Files written before the evaluations' wall time was recorded read with it 0.
+TEST(RunCsv, ReadsFilesWithoutTheEvaluationTime) {
+  const auto back = read_sample_without("# evaluation_seconds=2.5\n");
+  EXPECT_EQ(back.evaluation_seconds, 0.0);
+  EXPECT_EQ(back.blas_threads, 3);
   EXPECT_EQ(back.iterations.size(), 3u);
 }
 

@@ -223,6 +223,7 @@ TEST_P(XgboostRun, RunsInTheHarness) {
     EXPECT_TRUE(p->spec().fidelity().valid(r.fidelity));
   }
   EXPECT_GT(run.iterations.back().inferred_hv, 0.0);
+  EXPECT_GT(run.evaluation_seconds, 0.0);  // the trainings' wall time, beside the protocol's cost
 }
 
 INSTANTIATE_TEST_SUITE_P(Tasks, XgboostRun,
