@@ -31,7 +31,7 @@ struct XgboostTraining {
   double rows = 0, split_trees = 0, mean_depth = 0, leaves = 0;  ///< the indicators
   double work_mops = 0;        ///< stand-in for the training time: millions of histogram and gradient updates
   double memory_kb = 0;        ///< stand-in for the training memory
-  double seconds = 0;          ///< measured wall time of the boosting rounds (varies; for reports only)
+  double seconds = 0;          ///< measured wall time of the training: its matrix, the booster, the rounds (varies; for reports only)
 };
 
 /// xgboost-hpo (validation error and model size) or xgboost-hpo-constrained
