@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "bench/problem_registry.hpp"
 #include "bench/blas_core.hpp"
+#include "bench/problem_registry.hpp"
 #include "bench/regret_curve.hpp"
 #include "bench/variant.hpp"
 #include "moo/hypervolume.hpp"

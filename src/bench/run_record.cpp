@@ -20,10 +20,9 @@ namespace {
 }
 
 double to_double(const std::string& s, int line) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0') bad(line, "'" + s + "' is not a number");
-  return v;
+  const std::optional<double> v = parse_number(s);
+  if (!v) bad(line, "'" + s + "' is not a number");
+  return *v;
 }
 
 // A metadata count: a whole number, not negative (std::stoi would accept

@@ -1,11 +1,10 @@
 #include "bench/tabular_data.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <numeric>
+#include <optional>
 
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -34,10 +33,9 @@ TabularData read_labelled_csv(const std::string& path, const std::string& label_
       fail(Status::InvalidArgument, "'" + path + "' row " + std::to_string(row) + ": " + std::to_string(cells.size()) +
                                         " cells, the header has " + std::to_string(header.size()));
     for (std::size_t j = 0; j < cells.size(); ++j) {
-      char* end = nullptr;
-      errno = 0;
-      const double v = std::strtod(cells[j].c_str(), &end);
-      if (cells[j].empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+      const std::optional<double> parsed = parse_number(cells[j]);
+      const double v = parsed ? *parsed : NAN;
+      if (!std::isfinite(v))
         fail(Status::InvalidArgument, "'" + path + "' row " + std::to_string(row) + ": '" + cells[j] + "' is not a number");
       if (j == label_at) {
         if (v != 0.0 && v != 1.0)

@@ -1,6 +1,7 @@
 #include "util/text.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace rescue {
 
@@ -14,6 +15,13 @@ std::string comma_list(const std::vector<std::string>& names) {
   std::string text;
   for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
   return text;
+}
+
+std::optional<double> parse_number(const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0') return std::nullopt;
+  return v;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
