@@ -234,7 +234,8 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
       r.x = x;
       r.suggest_seconds = suggest_seconds;
       r.violated = !feasible(spec, e.g);
-      r.violated_at_target = !feasible(spec, problem->evaluate(x.data(), run.target_fidelity).g);
+      // Without constraints nothing is violated: a real-training problem need not train again.
+      r.violated_at_target = q > 0 && !feasible(spec, problem->evaluate(x.data(), run.target_fidelity).g);
 
       const bool last = rescue_done(opt) == 1 || it == rs.max_suggestions;
       if (rs.recommend_every <= 0.0 || last || r.cumulative_cost - last_recommend_cost >= rs.recommend_every) {
