@@ -84,7 +84,7 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
     StrategyStats st;
     st.strategy = strategy;
     std::vector<double> final_regret, final_in_sample, suggest;
-    double queries = 0, own = 0, cheap = 0, fid = 0, viol = 0, viol_t = 0;
+    double queries = 0, own = 0, cheap = 0, fid = 0, viol = 0, viol_t = 0, eval_seconds = 0, eval_queries = 0;
     int nruns = 0;
     for (const auto& r : runs) {
       if (r.spec.problem != problem || r.spec.strategy != strategy || !r.complete) continue;
@@ -118,6 +118,10 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
           // A run file from another version of the problem (other options):
           // no true values for it; the rest of the summary stands.
         }
+      }
+      if (r.evaluation_seconds > 0) {
+        eval_seconds += r.evaluation_seconds;
+        eval_queries += static_cast<double>(r.iterations.size());
       }
       double best = std::log10(std::max(r.spec.hv_max, kRegretFloor));
       for (const auto& it : r.iterations) {
@@ -158,6 +162,7 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
     st.violation_rate = queries > 0 ? viol / queries : nan;
     st.violation_rate_target = queries > 0 ? viol_t / queries : nan;
     st.median_suggest_seconds = median(suggest);
+    st.mean_evaluation_seconds = eval_queries > 0 ? eval_seconds / eval_queries : nan;
     ps.strategies.push_back(std::move(st));
   }
   for (const auto& a : ps.strategies) {
@@ -235,14 +240,16 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
        << "Maximum hypervolume " << fixed(ps.hv_max, 6) << "; initial design " << fixed(ps.initial_budget, 2)
        << ", budget " << fixed(ps.budget, 2) << " target units.\n\n";
     md << "| strategy | runs | AUR mean | AUR sd | final best log10 regret | queries/run | share below target "
-          "fidelity | mean fidelity | violation rate (observed / at target) | median suggestion s | errors |\n"
-       << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+          "fidelity | mean fidelity | violation rate (observed / at target) | median suggestion s | mean evaluation s | "
+          "errors |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& s : ps.strategies) {
       md << "| " << s.strategy << " | " << s.aur.size() << " | " << fixed(s.aur_mean, 3) << " | "
          << fixed(s.aur_sd, 3) << " | " << fixed(s.final_regret_mean, 3) << " +- " << fixed(s.final_regret_sd, 3)
          << " | " << fixed(s.mean_queries, 1) << " | " << fixed(s.cheap_share, 3) << " | " << fixed(s.mean_fidelity, 3)
          << " | " << fixed(s.violation_rate, 3) << " / " << fixed(s.violation_rate_target, 3) << " | "
-         << fixed(s.median_suggest_seconds, 4) << " | " << s.errors << " |\n";
+         << fixed(s.median_suggest_seconds, 4) << " | " << fixed(s.mean_evaluation_seconds, 4) << " | " << s.errors
+         << " |\n";
     }
     if (std::any_of(ps.strategies.begin(), ps.strategies.end(), [](const auto& s) { return !s.own_aur.empty(); })) {
       md << "\nThe strategies below are measured, as every other, by the shared recommender (a plain "
@@ -314,7 +321,7 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
 
 void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& summaries) {
   out << "problem,strategy,runs,aur_mean,aur_sd,final_log10_regret_mean,final_log10_regret_sd,queries_per_run,"
-         "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,errors,"
+         "share_below_target,mean_fidelity,violation_rate,violation_rate_at_target,median_suggest_seconds,mean_evaluation_seconds,errors,"
          "in_sample_aur_mean,in_sample_aur_sd,final_in_sample_log10_regret_mean,final_recommendation_positive\n";
   char buf[64];
   auto g = [&](double v) {
@@ -326,7 +333,7 @@ void write_summary_csv(std::ostream& out, const std::vector<ProblemSummary>& sum
       out << ps.problem << ',' << s.strategy << ',' << s.aur.size() << ',' << g(s.aur_mean) << ',' << g(s.aur_sd)
           << ',' << g(s.final_regret_mean) << ',' << g(s.final_regret_sd) << ',' << g(s.mean_queries) << ','
           << g(s.cheap_share) << ',' << g(s.mean_fidelity) << ',' << g(s.violation_rate) << ','
-          << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << s.errors << ','
+          << g(s.violation_rate_target) << ',' << g(s.median_suggest_seconds) << ',' << g(s.mean_evaluation_seconds) << ',' << s.errors << ','
           << (s.in_sample_aur.empty() ? "" : g(s.in_sample_aur_mean)) << ','
           << (s.in_sample_aur.size() < 2 ? "" : g(s.in_sample_aur_sd)) << ','
           << (s.in_sample_aur.empty() ? "" : g(s.final_in_sample_regret_mean)) << ',' << s.final_recommendation_positive

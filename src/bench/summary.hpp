@@ -26,6 +26,9 @@ struct StrategyStats {
   double violation_rate_target = 0.0;  ///< share of queries infeasible at the target fidelity
   double mean_queries = 0.0;         ///< suggestions per run, initial design included
   double median_suggest_seconds = 0.0;  ///< over the strategy's own suggestions
+  /// Wall time of the problem's evaluations per query (the training, on the real-training
+  /// problems), over the runs that recorded it (RunResult::evaluation_seconds); NaN without one.
+  double mean_evaluation_seconds = 0.0;
   int errors = 0;                    ///< runs that stopped on a library error
   /// Runs measured by the shared recommender while the strategy has its own
   /// (the rescue strategy): the AUR of its own recommendation (rescue_pareto).

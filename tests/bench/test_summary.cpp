@@ -42,6 +42,18 @@ rb::RunResult flat_run(const std::string& strategy, std::uint64_t seed, double l
 }
 }  // namespace
 
+TEST(Summary, EvaluationSecondsPerQueryOverTheRunsThatRecordedThem) {
+  std::vector<rb::RunResult> runs = {flat_run("a", 1, -1.0), flat_run("a", 2, -1.0), flat_run("a", 3, -1.0),
+                                     flat_run("b", 1, -1.0)};
+  runs[0].evaluation_seconds = 2.0;
+  runs[1].evaluation_seconds = 6.0;  // runs[2] has none recorded: left out, not counted as zero
+  const auto ps = rb::summarize_problem("toy", runs, {"a", "b"});
+  EXPECT_NEAR(ps.strategies[0].mean_evaluation_seconds, 8.0 / 8.0, 1e-15);
+  EXPECT_TRUE(std::isnan(ps.strategies[1].mean_evaluation_seconds));
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  EXPECT_NE(md.find("| median suggestion s | mean evaluation s | errors |"), std::string::npos);
+}
+
 TEST(Summary, AurPairingAndRates) {
   std::vector<rb::RunResult> runs;
   const double a[] = {-2.0, -3.0, -2.5}, b[] = {-1.0, -1.5, -1.25};
