@@ -282,8 +282,10 @@ rescue_pareto <- function(opt) {
   p <- .rescue(Optimizer_pareto(.handle(opt)))
   n <- ParetoSet_count_get(p)
   info <- rescue_info(opt)
-  x <- matrix(ParetoSet_x_get(p), nrow = n, byrow = TRUE, dimnames = list(NULL, info$options))
-  y <- matrix(ParetoSet_y_get(p), nrow = n, byrow = TRUE, dimnames = list(NULL, info$objectives))
+  x <- matrix(ParetoSet_x_get(p), nrow = n, ncol = length(info$options), byrow = TRUE,
+              dimnames = list(NULL, info$options))
+  y <- matrix(ParetoSet_y_get(p), nrow = n, ncol = length(info$objectives), byrow = TRUE,
+              dimnames = list(NULL, info$objectives))
   list(x = x, y = y)
 }
 

@@ -178,6 +178,16 @@ test_that("without a fidelity every evaluation costs 1, so a budget of 7 is 7 ev
   expect_identical(rescue_budget(opt), c(spent = 7, pending = 0, total = 7))
 })
 
+test_that("an empty recommended set keeps the options and objectives as columns", {
+  opt <- rescue_optimizer(problem)
+  on.exit(close(opt))
+  front <- rescue_pareto(opt)
+  expect_equal(dim(front$x), c(0L, 2L))
+  expect_equal(colnames(front$x), rescue_info(opt)$options)
+  expect_equal(dim(front$y), c(0L, 2L))
+  expect_equal(colnames(front$y), rescue_info(opt)$objectives)
+})
+
 test_that("utilities", {
   expect_equal(rescue_hypervolume(rbind(c(1, 2), c(2, 1)), c(3, 3)), 3)
   expect_equal(rescue_pareto_filter(rbind(c(1, 2), c(2, 1), c(3, 3))), c(1L, 2L))
