@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -46,8 +47,10 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
     fail(Status::InvalidArgument, "at least one problem and one strategy are needed");
   std::vector<RunSpec> plan;
   for (const auto& p : config.problems) {
-    const double hv_max = max_hypervolume(p).value;
-    const double budget = config.budget >= 0.0 ? config.budget : protocol_budget(p);
+    // An external problem's run files carry its maximum and budget (is_external_problem).
+    const bool external = is_external_problem(p);
+    const double hv_max = external ? NAN : max_hypervolume(p).value;
+    const double budget = config.budget >= 0.0 ? config.budget : external ? NAN : protocol_budget(p);
     for (int k = 0; k < config.seeds; ++k)
       for (const auto& s : config.strategies) {
         RunSpec r;
@@ -119,6 +122,10 @@ void write_atomically(const std::string& path, const RunResult& run) {
 }  // namespace
 
 int run_experiment(const ExperimentConfig& config, std::ostream& log) {
+  for (const auto& p : config.problems)
+    if (is_external_problem(p))
+      fail(Status::InvalidArgument, "problem '" + p + "' is run from R (" + kExternalRunner +
+                                        "); rescue-bench --summarize-only summarizes its run files");
   const auto plan = plan_runs(config);
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < plan.size(); ++i)

@@ -19,6 +19,16 @@ bool is_harness_problem(const std::string& name) {
 
 }  // namespace
 
+const std::vector<std::string>& external_problem_names() {
+  static const std::vector<std::string> names = {"forest-hpo", "forest-hpo-constrained"};
+  return names;
+}
+
+bool is_external_problem(const std::string& name) {
+  const auto& names = external_problem_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 bool is_library_problem(const std::string& name) {
   const auto& names = problems::problem_names();
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -34,6 +44,9 @@ const std::vector<std::string>& problem_names() {
 }
 
 std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name) {
+  if (is_external_problem(name))
+    fail(Status::UnknownName, "problem '" + name + "' is run from R: " + std::string(kExternalRunner) +
+                                  " writes its run files, rescue-bench --summarize-only summarizes them");
   if (!is_harness_problem(name)) {
     if (!is_library_problem(name))
       fail(Status::UnknownName, "unknown benchmark problem '" + name + "' (known: " + comma_list(problem_names()) + ")");

@@ -1,7 +1,7 @@
 // The problems the harness runs: the library's built-in problems
 // (rescue_problem_builtin) and the harness's own, which train real models
 // and so stay outside librescue (xgboost-hpo: XGBoost, the spam data of R's
-// kernlab). Every other part of the harness reaches problems through here.
+// kernlab), and names the problems run from R (external_problem_names). Every other part of the harness reaches problems through here.
 #pragma once
 #include <memory>
 #include <string>
@@ -16,6 +16,13 @@ namespace rescue::bench {
 /// Builds a problem by name; throws Error(UnknownName) for an unknown one, or
 /// for a harness problem this build lacks (the message says what it needs).
 std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name);
+/// The script that runs the external problems (relative to the source tree).
+inline constexpr const char* kExternalRunner = "Rscript src/bench/r/forest_bench.R";
+/// Problems whose runs a script outside the harness writes (the forest problems, trained by R's
+/// ranger through the R binding): rescue-bench summarizes their run files, taking their maximum
+/// hypervolume and budget from the files; make_problem refuses them.
+const std::vector<std::string>& external_problem_names();
+bool is_external_problem(const std::string& name);
 /// Every name make_problem accepts: the library's, then the harness's.
 const std::vector<std::string>& problem_names();
 /// Whether the library itself knows the problem (rescue_problem_builtin).

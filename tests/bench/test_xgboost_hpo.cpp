@@ -10,10 +10,12 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/bench_run.hpp"
+#include "bench/experiment.hpp"
 #include "bench/problem_registry.hpp"
 #include "core/sampling.hpp"
 #include "bench/tabular_data.hpp"
@@ -271,6 +273,41 @@ TEST(ProblemRegistry, KnowsTheLibrarysProblemsAndItsOwn) {
     EXPECT_EQ(e.status(), Status::UnknownName);
     EXPECT_NE(std::string(e.what()).find("xgboost-hpo"), std::string::npos);
   }
+}
+
+// The forest problems are run from R: the harness plans their runs only to
+// summarize them (maximum and budget from the files) and refuses to run them.
+TEST(ProblemRegistry, ExternalProblemsAreSummarizedNotRun) {
+  EXPECT_TRUE(is_external_problem("forest-hpo"));
+  EXPECT_TRUE(is_external_problem("forest-hpo-constrained"));
+  EXPECT_FALSE(is_external_problem("xgboost-hpo"));
+  const auto& names = problem_names();
+  EXPECT_EQ(std::find(names.begin(), names.end(), "forest-hpo"), names.end());
+  try {
+    make_problem("forest-hpo");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::UnknownName);
+    EXPECT_NE(std::string(e.what()).find("forest_bench.R"), std::string::npos);
+  }
+  ExperimentConfig cfg;
+  cfg.problems = {"forest-hpo", "park"};
+  cfg.strategies = {"random"};
+  cfg.seeds = 2;
+  const auto plan = plan_runs(cfg);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_TRUE(std::isnan(plan[0].hv_max));
+  EXPECT_TRUE(std::isnan(plan[0].budget));
+  EXPECT_EQ(plan[2].budget, 10.0);
+  std::ostringstream log;
+  try {
+    run_experiment(cfg, log);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("run from R"), std::string::npos);
+  }
+  EXPECT_TRUE(log.str().empty());
 }
 
 }  // namespace
