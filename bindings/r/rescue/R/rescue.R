@@ -359,20 +359,39 @@ rescue_save <- function(opt) .rescue(Optimizer_save(.handle(opt)))
 rescue_save_file <- function(opt, path) invisible(.rescue(Optimizer_saveFile(.handle(opt), path.expand(path))))
 
 #' Runs the ask/tell loop until the budget is spent, calling `f(x, fidelity)` for each
-#' suggestion; f returns the objective values, or list(objectives, constraints). An error in f
-#' marks the evaluation as failed and is signalled again. `problem` is a rescue_problem (an
-#' optimizer is created and closed) or a rescue_optimizer. Returns rescue_pareto().
-rescue_optimize <- function(f, problem) {
+#' suggestion, `x` named after the options; f returns the objective values, or a list: either
+#' list(objectives, constraints) by position or any of `objectives`, `constraints` and
+#' `indicators` by name. An error in f marks the evaluation as failed and is signalled again.
+#' `problem` is a rescue_problem (an optimizer is created and closed) or a rescue_optimizer.
+#' `progress`, when given, is called as progress(opt) after every observation. Returns
+#' rescue_pareto().
+rescue_optimize <- function(f, problem, progress = NULL) {
   own <- inherits(problem, "rescue_problem")
   opt <- if (own) rescue_optimizer(problem) else problem
   if (own) on.exit(close(opt))
+  names_x <- rescue_info(opt)$options
   while (!rescue_done(opt)) {
     s <- tryCatch(rescue_suggest(opt), rescue_error = function(e) {
       if (e$status == RESCUE_STATUS[["BUDGET_EXHAUSTED"]]) NULL else stop(e)
     })
     if (is.null(s)) break
-    y <- withCallingHandlers(f(s$x, s$fidelity), error = function(e) rescue_fail(opt, s$ticket))
-    if (is.list(y)) rescue_observe(opt, s$ticket, y[[1]], y[[2]]) else rescue_observe(opt, s$ticket, y)
+    y <- withCallingHandlers(f(setNames(s$x, names_x), s$fidelity), error = function(e) rescue_fail(opt, s$ticket))
+    if (!is.list(y)) {
+      rescue_observe(opt, s$ticket, y)
+    } else if (is.null(names(y))) {
+      rescue_observe(opt, s$ticket, y[[1]], if (length(y) > 1) y[[2]] else numeric(0))
+    } else {
+      unknown <- setdiff(names(y), c("objectives", "constraints", "indicators"))
+      if (length(unknown)) {
+        rescue_fail(opt, s$ticket)
+        stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                              paste0("the evaluation returned unknown element(s) ", paste(unknown, collapse = ", "),
+                                     " (known: objectives, constraints, indicators)")))
+      }
+      rescue_observe(opt, s$ticket, y$objectives, if (is.null(y$constraints)) numeric(0) else y$constraints,
+                     if (is.null(y$indicators)) numeric(0) else y$indicators)
+    }
+    if (!is.null(progress)) progress(opt)
   }
   rescue_pareto(opt)
 }

@@ -121,6 +121,27 @@ test_that("rescue_optimize drives the loop with an R function and returns matric
   close(failing)
 })
 
+test_that("rescue_optimize takes constraints and indicators by name and reports progress", {
+  p <- rescue_problem(data.frame(name = c("a", "b"), lower = 0, upper = 1), c(f1 = "min", f2 = "min"),
+                      constraints = list(list("g", 0.5, "<=")), indicators = "z", strategy = "random", seed = 3,
+                      budget = 6)
+  on.exit(close(p))
+  seen <- list()
+  calls <- 0
+  front <- rescue_optimize(function(x, s) {
+    seen[[length(seen) + 1]] <<- x
+    list(indicators = x[["a"]] * x[["b"]], objectives = c(x[["a"]], 1 - x[["b"]]), constraints = x[["a"]])
+  }, p, progress = function(opt) calls <<- calls + 1)
+  expect_equal(calls, 6)
+  expect_equal(names(seen[[1]]), c("a", "b"))
+  expect_true(all(front$x[, "a"] <= 0.5))
+  opt <- rescue_optimizer(p)
+  on.exit(close(opt), add = TRUE)
+  expect_error(rescue_optimize(function(x, s) list(objectives = c(0, 0), constraint = 1), opt), "unknown element")
+  expect_equal(nrow(rescue_observations(opt)), 1)
+  expect_true(rescue_observations(opt)$failed[1])
+})
+
 test_that("a journal resumes where the run stopped", {
   path <- tempfile(fileext = ".journal")
   opt <- rescue_optimizer(problem)
