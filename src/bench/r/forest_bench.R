@@ -56,13 +56,6 @@ fmt <- function(v) sprintf("%.17g", v)
 # The objectives as minimized (a maximized one negated), as the hypervolume takes them.
 to_min <- function(problem, y) ifelse(problem$objectives == "max", -1, 1) * y
 
-feasible <- function(problem, g) {
-  all(vapply(problem$constraints, function(con) {
-    v <- g[[con[[1]]]]
-    if (con[[3]] == "<=") v <= con[[2]] else v >= con[[2]]
-  }, TRUE))
-}
-
 # Evaluations are deterministic: a configuration already evaluated at a fidelity is not trained again.
 memo_evaluator <- function(problem) {
   cache <- new.env(hash = TRUE, parent = emptyenv())
@@ -80,7 +73,7 @@ set_hypervolume <- function(problem, evaluate, x) {
   points <- NULL
   for (i in seq_len(nrow(x))) {
     e <- evaluate(x[i, ], problem$fidelity[["target"]])
-    if (feasible(problem, e$constraints)) points <- rbind(points, to_min(problem, e$objectives))
+    if (forest_feasible(problem, e$constraints)) points <- rbind(points, to_min(problem, e$objectives))
   }
   if (is.null(points)) return(0)
   rescue_hypervolume(points, to_min(problem, problem$reference_point))
@@ -170,7 +163,7 @@ run_one <- function(problem, strategy, seed, settings) {
       if (!is.null(shadow)) rescue_observe_at(shadow, s$x, s$fidelity, e$objectives, e$constraints, e$indicators)
       spent <- rescue_budget(opt)[["spent"]]
       cost <- spent / unit
-      violated_at_target <- length(problem$constraints) > 0 && !feasible(problem, evaluate(s$x, target)$constraints)
+      violated_at_target <- length(problem$constraints) > 0 && !forest_feasible(problem, evaluate(s$x, target)$constraints)
       last <- rescue_done(opt) || it == settings$max_suggestions
       recommended <- -1
       recommend_seconds <- 0
@@ -192,7 +185,7 @@ run_one <- function(problem, strategy, seed, settings) {
       records[[it]] <- c(it, spent_before < settings$initial_budget * unit &&
                            spent <= settings$initial_budget * unit * (1 + 1e-12),
                          cost, s$fidelity, s$x, last_hv, log10(max(problem$hv_max - last_hv, 1e-6)),
-                         !feasible(problem, e$constraints), violated_at_target, suggest_seconds, recommend_seconds,
+                         !forest_feasible(problem, e$constraints), violated_at_target, suggest_seconds, recommend_seconds,
                          recommended, last_own_hv)
     }
     if (stop_reason == "suggestion limit" && rescue_done(opt)) stop_reason <- "budget spent"

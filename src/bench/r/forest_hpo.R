@@ -101,6 +101,14 @@
   min(1, sum((f - approx)^2) / total)
 }
 
+# Whether constraint values g (named) satisfy every constraint of the problem.
+forest_feasible <- function(problem, g) {
+  all(vapply(problem$constraints, function(con) {
+    v <- g[[con[[1]]]]
+    if (con[[3]] == "<=") v <= con[[2]] else v >= con[[2]]
+  }, TRUE))
+}
+
 # AUC: the probability that a positive row's score ranks above a negative row's, ties counted
 # half (the Mann-Whitney statistic from mid-ranks).
 .auc <- function(score, y) {
@@ -211,10 +219,7 @@ forest_max_hypervolume <- function(problem, seed = 1L, points = 2000L, levels = 
   ys <- NULL
   add <- function(x) {
     e <- problem$evaluate(x, problem$fidelity[["target"]])
-    if (!all(vapply(problem$constraints, function(con) {
-      v <- e$constraints[[con[[1]]]]
-      if (con[[3]] == "<=") v <= con[[2]] else v >= con[[2]]
-    }, TRUE))) return()
+    if (!forest_feasible(problem, e$constraints)) return()
     y <- sense * e$objectives
     if (any(y >= ref)) return()
     xs <<- rbind(xs, x)
