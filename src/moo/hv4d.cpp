@@ -93,10 +93,11 @@ void shrink_region(Node* u, Node* p, double& area) {
 }
 
 // u (just linked) meets node p after it: p is dropped if u weakly dominates
-// it, else u may become one of its neighbours. False once p strictly
+// it, else u may become one of its neighbours, through `link`: u itself, or
+// the face of the box that u becomes (add_face). False once p strictly
 // dominates u in (x, y): such a p is a better neighbour than u for every
 // node after it, and dominates whatever u would drop.
-bool relink(const Node* u, Node* p) {
+bool relink(const Node* u, Node* p, Node* link) {
   const double ux = u->x[0], uy = u->x[1];
   const double* px = p->x;
   if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return false;
@@ -105,29 +106,10 @@ bool relink(const Node* u, Node* p) {
       p->prev->next = p->next;  // weakly dominated by u (p is not below u in z)
       p->next->prev = p->prev;
     } else if (ux < px[0] && better(u->x, p->close[1]->x, 1)) {
-      p->close[1] = const_cast<Node*>(u);
+      p->close[1] = link;
     }
   } else if (uy < px[1] && better(u->x, p->close[0]->x, 0)) {
-    p->close[0] = const_cast<Node*>(u);
-  }
-  return true;
-}
-
-// relink for a u that becomes a face of the box: the nodes that would take
-// u as a neighbour take that face (`face`, the wall at u's coordinate).
-bool relink_face(const Node* u, Node* p, Node* face) {
-  const double ux = u->x[0], uy = u->x[1];
-  const double* px = p->x;
-  if (px[0] <= ux && px[1] <= uy && (px[0] < ux || px[1] < uy)) return false;
-  if (ux <= px[0]) {
-    if (uy <= px[1]) {
-      p->prev->next = p->next;
-      p->next->prev = p->prev;
-    } else if (ux < px[0] && better(u->x, p->close[1]->x, 1)) {
-      p->close[1] = face;
-    }
-  } else if (uy < px[1] && better(u->x, p->close[0]->x, 0)) {
-    p->close[0] = face;
+    p->close[0] = link;
   }
   return true;
 }
@@ -178,28 +160,11 @@ bool ZStaircase::locate(Node* u) {
   }
 }
 
-double ZStaircase::contribution(Node* u) {
-  double area = open_region(u);
-  double volume = 0.0, below = u->x[2];
-  for (Node* p = u->next;; p = p->next) {
-    volume += area * (p->x[2] - below);
-    if (p->x[0] <= u->x[0] && p->x[1] <= u->x[1]) return volume;  // covers the rest (the end too)
-    below = p->x[2];
-    shrink_region(u, p, area);
-  }
-}
-
-void ZStaircase::insert(Node* u) {
-  u->prev->next = u;
-  u->next->prev = u;
-  for (Node* p = u->next; p != end_ && relink(u, p); p = p->next) {
-  }
-}
-
-double ZStaircase::add(Node* u) {
-  // contribution and insert in one pass: both walk up from u, the first
-  // until a node covers u in (x, y), the second until one strictly does.
-  // Each node's step of the region uses its neighbours before u relinks it.
+double ZStaircase::add_linked(Node* u, Node* link) {
+  // The volume u adds and its insertion in one pass: both walk up from u,
+  // the first until a node covers u in (x, y), the second until one strictly
+  // does. Each node's step of the region uses its neighbours before u
+  // relinks it.
   double area = open_region(u);
   double volume = 0.0, below = u->x[2];
   u->prev->next = u;
@@ -210,31 +175,17 @@ double ZStaircase::add(Node* u) {
     volume += area * (p->x[2] - below);
     below = p->x[2];
     shrink_region(u, p, area);
-    relink(u, p);
+    relink(u, p, link);
   }
   volume += area * (p->x[2] - below);
-  for (; p != end_ && relink(u, p); p = p->next) {
+  for (; p != end_ && relink(u, p, link); p = p->next) {
   }
   return volume;
 }
 
 double ZStaircase::add_face(Node* u, int axis) {
   Node* face = axis == 0 ? right_ : axis == 1 ? left_ : end_;
-  double area = open_region(u);
-  double volume = 0.0, below = u->x[2];
-  u->prev->next = u;
-  u->next->prev = u;
-  Node* p = u->next;
-  for (; p != end_; p = p->next) {
-    if (p->x[0] <= u->x[0] && p->x[1] <= u->x[1]) break;
-    volume += area * (p->x[2] - below);
-    below = p->x[2];
-    shrink_region(u, p, area);
-    relink_face(u, p, face);
-  }
-  volume += area * (p->x[2] - below);
-  for (; p != end_ && relink_face(u, p, face); p = p->next) {
-  }
+  const double volume = add_linked(u, face);
   // u leaves the list; the wall moves to it.
   u->prev->next = u->next;
   u->next->prev = u->prev;

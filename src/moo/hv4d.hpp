@@ -60,15 +60,10 @@ class ZStaircase {
   /// neighbours. False if a member weakly dominates u (u adds nothing).
   bool locate(Node* u);
 
-  /// Volume that u (just located) adds to the set, inside the reference box.
-  double contribution(Node* u);
-
   /// Links u (just located) into the set, dropping the members it weakly
-  /// dominates and updating the neighbours of the members after it.
-  void insert(Node* u);
-
-  /// contribution then insert, in one pass: the volume u adds.
-  double add(Node* u);
+  /// dominates and updating the neighbours of the members after it; the
+  /// volume u adds inside the reference box.
+  double add(Node* u) { return add_linked(u, u); }
 
   /// add for a u (just located) that covers the whole box beyond its
   /// coordinate `axis` (it is no greater than every member in the two other
@@ -77,6 +72,9 @@ class ZStaircase {
   double add_face(Node* u, int axis);
 
  private:
+  /// add, with `link` as the neighbour the members after u take in its place.
+  double add_linked(Node* u, Node* link);
+
   std::vector<Node> pool_;
   std::size_t used_ = 0;
   Node* left_ = nullptr;   // (-inf, ref_y, -inf): wall above
