@@ -4,7 +4,6 @@
 #include "moo/rank_set.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <numeric>
 #include <utility>
@@ -86,12 +85,9 @@ double hv3d(const double* p, std::size_t k, const double* ref) {
 // up in z over the members clipped to p's box; `stair` is the staircase of
 // their (x, y) projections (x increasing, y decreasing) and `area` its area
 // inside the box. The pass stops at the first member that covers the rest of
-// the box. If pred is given, *pred receives the last visited node below index
-// t (the list position where p belongs), and `dominated` the visited nodes
-// above t that p weakly dominates.
+// the box.
 double pass3(const double* p, const double* c, const std::int32_t* next, std::int32_t first,
-             const double* ref, std::vector<std::pair<double, double>>& stair, std::int32_t t,
-             std::int32_t* pred, std::vector<std::int32_t>* dominated) {
+             const double* ref, std::vector<std::pair<double, double>>& stair) {
   const double px = p[0], py = p[1], pz = p[2];
   if (!(px < ref[0] && py < ref[1] && pz < ref[2])) return 0.0;
   const double full = (ref[0] - px) * (ref[1] - py);
@@ -100,13 +96,6 @@ double pass3(const double* p, const double* c, const std::int32_t* next, std::in
   auto x_less = [](double v, const std::pair<double, double>& e) { return v < e.first; };
   for (std::int32_t node = first; node >= 0; node = next[node]) {
     const double* q = c + 3 * node;
-    if (pred != nullptr) {
-      if (node < t) {
-        *pred = node;
-      } else if (q[0] >= px && q[1] >= py && q[2] >= pz) {
-        dominated->push_back(node);
-      }
-    }
     const double z = std::max(q[2], pz);
     if (z >= ref[2]) break;
     const double x = std::max(q[0], px), y = std::max(q[1], py);
@@ -233,11 +222,8 @@ double box_volume(const double* p, std::size_t d, const double* ref) {
 double hv_inside(const double* points, std::size_t k, std::size_t d, const double* ref) {
   if (k == 0) return 0.0;
   switch (d) {
-    case 1: {
-      double best = points[0];
-      for (std::size_t i = 1; i < k; ++i) best = std::min(best, points[i]);
-      return ref[0] - best;
-    }
+    case 1:
+      return ref[0] - *std::min_element(points, points + k);
     case 2:
       return hv2d(points, k, ref);
     case 3:
@@ -284,12 +270,11 @@ double contribution(const double* p, const double* set, std::size_t k, std::size
 void SortedList::insert(const double* p) {
   const auto t = static_cast<std::int32_t>(next.size());
   coords.insert(coords.end(), p, p + d);
-  next.push_back(-1);
-  prev.push_back(-1);
   const double key = p[d - 1];
   std::int32_t pred = -1;
   for (std::int32_t s = first; s >= 0 && coords[s * d + d - 1] <= key; s = next[s]) pred = s;
-  link_after(pred, t);
+  next.push_back(pred < 0 ? first : next[pred]);  // may reallocate: link t after it
+  (pred < 0 ? first : next[pred]) = t;
 }
 
 double contribution_sorted(const double* p, const SortedList& set, const double* ref,
@@ -314,7 +299,7 @@ double contribution_sorted(const double* p, const SortedList& set, const double*
     }
     return uncovered + (left - px) * (ref[1] - below);
   }
-  return pass3(p, c, next, set.first, ref, stair, INT32_MAX, nullptr, nullptr);
+  return pass3(p, c, next, set.first, ref, stair);
 }
 
 }  // namespace rescue::moo::detail

@@ -26,39 +26,16 @@ struct SortedList {
   std::size_t d = 0;
   std::vector<double> coords;      ///< node t is coords[t*d .. t*d+d-1]
   std::vector<std::int32_t> next;  ///< successor of each node, -1 at the end
-  std::vector<std::int32_t> prev;  ///< predecessor of each node, -1 at the front
   std::int32_t first = -1;
 
   void reset(std::size_t dim) {
     d = dim;
     coords.clear();
     next.clear();
-    prev.clear();
     first = -1;
   }
   /// Adds a node holding p and links it in order.
   void insert(const double* p);
-  /// Links the existing node t after node pred (-1: at the front).
-  void link_after(std::int32_t pred, std::int32_t t) {
-    const std::int32_t succ = pred < 0 ? first : next[pred];
-    next[t] = succ;
-    prev[t] = pred;
-    if (pred < 0) {
-      first = t;
-    } else {
-      next[pred] = t;
-    }
-    if (succ >= 0) prev[succ] = t;
-  }
-  /// Removes the linked node t from the order.
-  void unlink(std::int32_t t) {
-    if (prev[t] < 0) {
-      first = next[t];
-    } else {
-      next[prev[t]] = next[t];
-    }
-    if (next[t] >= 0) prev[next[t]] = prev[t];
-  }
 };
 
 /// HV(S + p) - HV(S) for the list S (d = 2 or 3) and p strictly inside ref.
