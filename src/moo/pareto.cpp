@@ -11,19 +11,9 @@
 namespace rescue::moo {
 namespace {
 
-bool lex_less(const double* a, const double* b, std::size_t m) {
-  for (std::size_t j = 0; j < m; ++j) {
-    if (a[j] < b[j]) return true;
-    if (a[j] > b[j]) return false;
-  }
-  return false;
-}
+bool lex_less(const double* a, const double* b, std::size_t m) { return std::lexicographical_compare(a, a + m, b, b + m); }
 
-bool equal_rows(const double* a, const double* b, std::size_t m) {
-  for (std::size_t j = 0; j < m; ++j)
-    if (a[j] != b[j]) return false;
-  return true;
-}
+bool equal_rows(const double* a, const double* b, std::size_t m) { return std::equal(a, a + m, b); }
 
 // Pareto filter of the candidate indices `cand`. The candidates are sorted
 // lexicographically and exact duplicates grouped, so that among distinct
@@ -76,13 +66,7 @@ std::vector<std::size_t> pareto_filter(const double* p, std::size_t m,
     std::vector<std::size_t> kept;
     for (std::size_t g = 0; g < groups; ++g) {
       const double* q = row(g);
-      bool dominated = false;
-      for (std::size_t k : kept)
-        if (weakly_dominates(row(k), q, m)) {
-          dominated = true;
-          break;
-        }
-      if (!dominated) {
+      if (std::none_of(kept.begin(), kept.end(), [&](std::size_t k) { return weakly_dominates(row(k), q, m); })) {
         keep[g] = 1;
         kept.push_back(g);
       }
@@ -123,13 +107,9 @@ std::vector<std::size_t> nondominated_indices(const double* points, std::size_t 
   for (std::size_t i = 0; i < n; ++i) least = std::min(least, violation[i]);
   for (std::size_t i = 0; i < n; ++i) {
     if (violation[i] != least) continue;
-    bool duplicate = false;
-    if (!keep_duplicates)
-      for (std::size_t k : cand)
-        if (equal_rows(points + k * m, points + i * m, m)) {
-          duplicate = true;
-          break;
-        }
+    const bool duplicate = !keep_duplicates && std::any_of(cand.begin(), cand.end(), [&](std::size_t k) {
+      return equal_rows(points + k * m, points + i * m, m);
+    });
     if (!duplicate) cand.push_back(i);
   }
   return cand;
