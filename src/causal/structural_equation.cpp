@@ -226,6 +226,12 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     nonlinear = best < (1.0 - kNonlinearGain) * eq.cv_linear_;
   }
 
+  // Centred residuals, inflated for the degrees of freedom the ridge fit used.
+  const auto residuals = [&](const Eigen::MatrixXd& design, const Eigen::VectorXd& w, double lambda) {
+    Eigen::VectorXd r = y - design * w;
+    r.array() -= r.mean();
+    return Eigen::VectorXd(r * std::sqrt(nd / std::max(nd - ridge_dof(design, lambda), 1.0)));
+  };
   if (nonlinear) {
     eq.kind_ = chosen;
     if (chosen == Kind::LevelInteractions) {
@@ -241,17 +247,11 @@ StructuralEquation StructuralEquation::fit(const Eigen::MatrixXd& parents, const
     eq.intercept_ = w(0);
     eq.slopes_ = w.segment(1, k);
     eq.theta_ = w.tail(w.size() - 1 - k);
-    const double dof = ridge_dof(best_design, best_lambda);
-    Eigen::VectorXd r = y - best_design * w;
-    r.array() -= r.mean();
-    eq.residuals_ = r * std::sqrt(nd / std::max(nd - dof, 1.0));
+    eq.residuals_ = residuals(best_design, w, best_lambda);
   } else {
     eq.kind_ = Kind::Linear;
     const Eigen::VectorXd w = ridge_solve(lin.transpose() * lin, lin.transpose() * y, lambda_lin);
-    const double dof = ridge_dof(lin, lambda_lin);
-    Eigen::VectorXd r = y - lin * w;
-    r.array() -= r.mean();
-    eq.residuals_ = r * std::sqrt(nd / std::max(nd - dof, 1.0));
+    eq.residuals_ = residuals(lin, w, lambda_lin);
     // Back to the data's units: f(p) = intercept + slopes . p.
     eq.slopes_ = w.tail(k).array() / eq.sd_.transpose().array();
     eq.intercept_ = w(0) - eq.slopes_.dot(eq.mean_.transpose());
@@ -266,23 +266,13 @@ Eigen::VectorXd StructuralEquation::predict(const Eigen::MatrixXd& p) const {
   if (p.cols() != mean_.size())
     fail(Status::SizeMismatch, "structural equation: expected " + std::to_string(mean_.size()) + " parent columns, got " +
                                    std::to_string(p.cols()));
-  switch (kind_) {
-    case Kind::Constant: return Eigen::VectorXd::Constant(p.rows(), intercept_);
-    case Kind::Linear: return (p * slopes_).array() + intercept_;
-    case Kind::RandomFeatures: {
-      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
-      return (z * slopes_ + features(z, omega_, phase_) * theta_).array() + intercept_;
-    }
-    case Kind::Interactions: {
-      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
-      return (z * slopes_ + products(z) * theta_).array() + intercept_;
-    }
-    case Kind::LevelInteractions: {
-      const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
-      return (z * slopes_ + level_products(z, factor_, factor_degree_) * theta_).array() + intercept_;
-    }
-  }
-  return Eigen::VectorXd::Zero(p.rows());
+  if (kind_ == Kind::Constant) return Eigen::VectorXd::Constant(p.rows(), intercept_);
+  if (kind_ == Kind::Linear) return (p * slopes_).array() + intercept_;
+  const Eigen::MatrixXd z = (p.rowwise() - mean_).array().rowwise() / sd_.array();
+  const Eigen::MatrixXd extra = kind_ == Kind::RandomFeatures ? features(z, omega_, phase_)
+                                : kind_ == Kind::Interactions ? products(z)
+                                                              : level_products(z, factor_, factor_degree_);
+  return (z * slopes_ + extra * theta_).array() + intercept_;
 }
 
 }  // namespace rescue::causal
