@@ -6,7 +6,6 @@
 #include "capi/handles.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -46,6 +45,8 @@ std::string need_name(const char* name, const char* what) {
 // The query of rescue_predict and rescue_causal_estimates: n x d
 // configurations (point-major) and n fidelities, answered with p = M + Q
 // outputs per point into `mean`. The engine checks the points themselves.
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 struct QueryPoints {
   Eigen::MatrixXd X;
   Eigen::VectorXd S;
@@ -59,18 +60,13 @@ QueryPoints read_points(const rescue::ProblemSpec& spec, const double* x, int n,
   need(x, "configurations");
   need(s, "fidelities");
   need(mean, "mean buffer");
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   return QueryPoints{Eigen::Map<const RowMajor>(x, n, d), Eigen::Map<const Eigen::VectorXd>(s, n)};
 }
 
 // Writes the n x p means, and the standard deviations unless sd is NULL, point-major.
 void write_outputs(const Eigen::MatrixXd& m, const Eigen::MatrixXd& v, double* mean, double* sd) {
-  const Eigen::Index p = m.cols();
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index k = 0; k < p; ++k) {
-      mean[static_cast<size_t>(i * p + k)] = m(i, k);
-      if (sd) sd[static_cast<size_t>(i * p + k)] = v(i, k);
-    }
+  Eigen::Map<RowMajor>(mean, m.rows(), m.cols()) = m;
+  if (sd) Eigen::Map<RowMajor>(sd, v.rows(), v.cols()) = v;
 }
 
 // Copies n values from a caller array after checking the pointer and count.
@@ -598,18 +594,13 @@ rescue_status rescue_fidelity_agreement(rescue_optimizer* opt, const double* ban
     const rescue::ProblemSpec& spec = opt->engine->spec();
     const int P = spec.num_objectives() + spec.num_constraints();
     if (p != P) rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
-    const std::size_t nb = static_cast<std::size_t>(nbands), np = static_cast<std::size_t>(P);
+    const std::size_t nb = static_cast<std::size_t>(nbands);
     std::vector<rescue::acq::FidelityBand> b(nb);
     for (std::size_t i = 0; i < nb; ++i) b[i] = {bands[2 * i], bands[2 * i + 1]};
     const rescue::acq::FidelityAgreement a = opt->engine->fidelity_agreement(b);
-    for (std::size_t i = 0; i < nb; ++i) {
-      for (std::size_t m = 0; m < np; ++m) {
-        const auto r = static_cast<Eigen::Index>(i), c = static_cast<Eigen::Index>(m);
-        rms_z[i * np + m] = a.rms_z(r, c);
-        if (rank) rank[i * np + m] = a.rank(r, c);
-      }
-      if (rows) rows[i] = a.rows[i];
-    }
+    Eigen::Map<RowMajor>(rms_z, a.rms_z.rows(), a.rms_z.cols()) = a.rms_z;
+    if (rank) Eigen::Map<RowMajor>(rank, a.rank.rows(), a.rank.cols()) = a.rank;
+    if (rows) std::copy(a.rows.begin(), a.rows.end(), rows);
     if (target_rows) *target_rows = a.target_rows;
   });
 }
