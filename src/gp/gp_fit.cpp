@@ -121,17 +121,13 @@ class MultiFidelityGp::LocalSearch {
     ++best.evaluations;
     const Eigen::Map<const Eigen::VectorXd> theta(x, n);
     Eigen::VectorXd grad;
-    double v;
+    double v = std::numeric_limits<double>::quiet_NaN();  // a failed evaluation, as a non-finite one
     try {
       v = s->gp_.objective(theta, g ? &grad : nullptr, true);
     } catch (const Error&) {
-      v = kFailed;
-      grad = Eigen::VectorXd::Zero(n);
     } catch (...) {
       s->error_ = std::current_exception();
       nlopt_force_stop(s->opt_);
-      v = kFailed;
-      grad = Eigen::VectorXd::Zero(n);
     }
     if (!std::isfinite(v)) {
       v = kFailed;
