@@ -98,10 +98,13 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
   return 0;
 }
 
-// Recomputes each problem's maximum hypervolume and compares it with the
-// stored one: the check fails when the recomputation exceeds the stored value
-// by more than its stated precision (the stored value would then put a false
-// floor under every regret curve).
+// Writes a report to dir/file and prints it.
+void write_report(const std::string& dir, const std::string& file, const std::string& md) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/" + file) << md;
+  std::cout << md;
+}
+
 // --feasibility-calibration: the run CSVs under cfg.out_dir of the problems
 // with constraints, replayed and scored (bench/feasibility_calibration.hpp).
 int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
@@ -134,13 +137,14 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
         }
       if (sc.tally.own.runs > 0) results.push_back(std::move(sc));
     }
-  const std::string md = rescue::bench::calibration_markdown(results, cfg.command);
-  std::filesystem::create_directories(cfg.out_dir);
-  std::ofstream(cfg.out_dir + "/feasibility-calibration.md") << md;
-  std::cout << md;
+  write_report(cfg.out_dir, "feasibility-calibration.md", rescue::bench::calibration_markdown(results, cfg.command));
   return 0;
 }
 
+// Recomputes each problem's maximum hypervolume and compares it with the
+// stored one: the check fails when the recomputation exceeds the stored value
+// by more than its stated precision (the stored value would then put a false
+// floor under every regret curve).
 int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed) {
   rescue::bench::MaxHvOptions options = quick ? rescue::bench::MaxHvOptions::quick() : rescue::bench::MaxHvOptions{};
   options.seed = seed;
@@ -179,9 +183,7 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
   });
   std::cout << "\nTable rows (src/problems/max_hypervolume.cpp; the harness's problems: src/bench/problem_registry.cpp):\n";
   for (const auto& r : rows) std::cout << r << "\n";
-  int n = 0;
-  for (int f : failed) n += f;
-  return n == 0 ? 0 : 1;
+  return std::count(failed.begin(), failed.end(), 1) == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -287,14 +289,9 @@ int main(int argc, char** argv) {
       b.jobs = cfg.jobs;
       b.command = joined(argc, argv);
       const auto runs = rescue::bench::run_batch_rounds_all(b);
-      const std::string md = rescue::bench::batch_rounds_markdown(b, runs);
-      const std::string dir = out.empty() ? std::string("rescue-bench-batch") : out;
-      std::filesystem::create_directories(dir);
-      std::ofstream(dir + "/batch-rounds.md") << md;
-      std::cout << md;
-      for (const auto& r : runs)
-        if (!r.error.empty()) return 2;
-      return 0;
+      write_report(out.empty() ? std::string("rescue-bench-batch") : out, "batch-rounds.md",
+                   rescue::bench::batch_rounds_markdown(b, runs));
+      return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.error.empty(); }) ? 2 : 0;
     }
     if (check) {
       if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
@@ -309,17 +306,17 @@ int main(int argc, char** argv) {
     }
     if (!problems.empty()) cfg.problems = problems;
     if (!strategies.empty()) cfg.strategies = strategies;
-    for (const std::string& text : variants) {
-      cfg.variants.push_back(rescue::bench::parse_variant(text));
-      const std::string& name = cfg.variants.back().name;
+    const auto add_strategy = [&](const std::string& name) {
       if (std::find(cfg.strategies.begin(), cfg.strategies.end(), name) == cfg.strategies.end())
         cfg.strategies.push_back(name);
+    };
+    for (const std::string& text : variants) {
+      cfg.variants.push_back(rescue::bench::parse_variant(text));
+      add_strategy(cfg.variants.back().name);
     }
     for (const std::string& text : replicate_groups) {
       cfg.replicates.push_back(rescue::bench::parse_replicate_group(text));
-      for (const std::string& name : cfg.replicates.back().members)
-        if (std::find(cfg.strategies.begin(), cfg.strategies.end(), name) == cfg.strategies.end())
-          cfg.strategies.push_back(name);
+      for (const std::string& name : cfg.replicates.back().members) add_strategy(name);
     }
     if (seeds > 0) cfg.seeds = seeds;
     if (budget >= 0.0) cfg.budget = budget;
@@ -329,10 +326,7 @@ int main(int argc, char** argv) {
     if (!time_at.empty()) {
       const auto timings = rescue::bench::time_suggestions(cfg.problems, cfg.strategies, time_at, repeats,
                                                            cfg.first_seed, cfg.observational_rows, cfg.variants);
-      const std::string md = rescue::bench::suggest_timing_markdown(timings, cfg.command);
-      std::filesystem::create_directories(cfg.out_dir);
-      std::ofstream(cfg.out_dir + "/suggest-times.md") << md;
-      std::cout << md;
+      write_report(cfg.out_dir, "suggest-times.md", rescue::bench::suggest_timing_markdown(timings, cfg.command));
       return 0;
     }
     if (calibration) return feasibility_calibration(cfg);

@@ -160,10 +160,6 @@ std::string fmt(double v) {
   return os.str();
 }
 
-}  // namespace
-
-namespace {
-
 // One search with one seed; its non-dominated evaluations end in `archive`.
 MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOptions& options, std::uint64_t seed,
                         FrontArchive& archive, const std::function<void(const std::string&)>& log) {

@@ -36,22 +36,19 @@ double beta_continued_fraction(double a, double b, double x) {
   if (std::fabs(d) < tiny) d = tiny;
   d = 1.0 / d;
   double h = d;
+  // One step of the fraction with coefficient aa; returns its factor d c.
+  const auto step = [&](double aa) {
+    d = 1.0 + aa * d;
+    if (std::fabs(d) < tiny) d = tiny;
+    c = 1.0 + aa / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    d = 1.0 / d;
+    return d * c;
+  };
   for (int m = 1; m <= 10000; ++m) {
     const double m2 = 2.0 * m;
-    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1.0 + aa * d;
-    if (std::fabs(d) < tiny) d = tiny;
-    c = 1.0 + aa / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1.0 + aa * d;
-    if (std::fabs(d) < tiny) d = tiny;
-    c = 1.0 + aa / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double del = d * c;
+    h *= step(m * (b - m) * x / ((qam + m2) * (a + m2)));
+    const double del = step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
     h *= del;
     if (std::fabs(del - 1.0) < eps) return h;
   }

@@ -150,13 +150,10 @@ ProblemSummary summarize_problem(const std::string& problem, const std::vector<R
       }
       st.target_evaluations /= nruns;
     }
-    {
-      const double none = std::numeric_limits<double>::quiet_NaN();
-      st.in_sample_aur_mean = st.in_sample_aur.empty() ? none : mean(st.in_sample_aur);
-      st.in_sample_aur_sd = st.in_sample_aur.size() < 2 ? none : sample_sd(st.in_sample_aur);
-      st.final_in_sample_regret_mean = final_in_sample.empty() ? none : mean(final_in_sample);
-    }
     const double nan = std::numeric_limits<double>::quiet_NaN();
+    st.in_sample_aur_mean = st.in_sample_aur.empty() ? nan : mean(st.in_sample_aur);
+    st.in_sample_aur_sd = st.in_sample_aur.size() < 2 ? nan : sample_sd(st.in_sample_aur);
+    st.final_in_sample_regret_mean = final_in_sample.empty() ? nan : mean(final_in_sample);
     st.cheap_share = own > 0 ? cheap / own : nan;
     st.mean_fidelity = own > 0 ? fid / own : nan;
     st.violation_rate = queries > 0 ? viol / queries : nan;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 namespace {
@@ -67,12 +68,6 @@ struct Booster {
     return std::string(buf, len);
   }
 };
-
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
 
 struct TreeStats {
   double split_trees = 0, mean_depth = 0, leaves = 0;
@@ -148,11 +143,11 @@ XgboostTraining XgboostHpo::train(const double* x, double s) const {
   Booster b(train.h);
   const std::pair<const char*, std::string> settings[] = {
       {"booster", "gbtree"}, {"objective", "binary:logistic"}, {"tree_method", "hist"}, {"nthread", "1"},
-      {"seed", std::to_string(seed_)}, {"verbosity", "0"}, {"alpha", num(x[Alpha])},
-      {"colsample_bylevel", num(x[ColsampleBylevel])}, {"colsample_bytree", num(x[ColsampleBytree])},
-      {"eta", num(x[Eta])}, {"gamma", num(x[Gamma])}, {"lambda", num(x[Lambda])},
-      {"max_depth", std::to_string(static_cast<int>(x[MaxDepth]))}, {"min_child_weight", num(x[MinChildWeight])},
-      {"subsample", num(x[Subsample])}};
+      {"seed", std::to_string(seed_)}, {"verbosity", "0"}, {"alpha", fmt17(x[Alpha])},
+      {"colsample_bylevel", fmt17(x[ColsampleBylevel])}, {"colsample_bytree", fmt17(x[ColsampleBytree])},
+      {"eta", fmt17(x[Eta])}, {"gamma", fmt17(x[Gamma])}, {"lambda", fmt17(x[Lambda])},
+      {"max_depth", std::to_string(static_cast<int>(x[MaxDepth]))}, {"min_child_weight", fmt17(x[MinChildWeight])},
+      {"subsample", fmt17(x[Subsample])}};
   for (const auto& [key, value] : settings) b.set(key, value);
   const int rounds = static_cast<int>(std::lround(x[Nrounds]));
   for (int it = 0; it < rounds; ++it) xgb_check(XGBoosterUpdateOneIter(b.h, it, train.h), "XGBoosterUpdateOneIter");
