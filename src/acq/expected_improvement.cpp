@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "moo/hypervolume.hpp"
 #include "moo/pareto.hpp"

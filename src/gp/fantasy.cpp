@@ -9,7 +9,6 @@
 // Forming u = Lp^-T E^T (P x K) and z = v u (N x K) first, the pool term
 // K_{p,X} z costs O(pool N P K): no refactorization and nothing of size N^2.
 #include <cmath>
-#include <string>
 
 #include "gp/multi_fidelity_gp.hpp"
 #include "util/error.hpp"

@@ -1,7 +1,6 @@
 #include "gp/multi_fidelity_gp.hpp"
 
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "util/error.hpp"

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
-#include <utility>
 #include <vector>
 
 #include "moo/hv4d.hpp"
