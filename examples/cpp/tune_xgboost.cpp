@@ -44,10 +44,13 @@ Data read_csv(const std::string& path) {
   std::string line, cell;
   std::getline(in, line);
   d.cols = static_cast<int>(std::count(line.begin(), line.end(), ','));
-  while (std::getline(in, line)) {
+  for (int r = 2; std::getline(in, line); ++r) {
     std::istringstream row(line);
-    for (int j = 0; j <= d.cols && std::getline(row, cell, ','); ++j) (j < d.cols ? d.x : d.y).push_back(std::stof(cell));
+    int j = 0;
+    for (; std::getline(row, cell, ','); ++j) (j < d.cols ? d.x : d.y).push_back(std::stof(cell));
+    if (j != d.cols + 1) throw std::runtime_error(path + ":" + std::to_string(r) + ": not " + std::to_string(d.cols + 1) + " values");
   }
+  if (d.rows() < 150) throw std::runtime_error(path + ": fewer than 150 rows");
   return d;
 }
 
@@ -61,20 +64,31 @@ Data take(const Data& d, const std::vector<int>& rows) {
   return out;
 }
 
+// Owners of XGBoost's handles: each frees its handle once, also when a later call throws.
 struct Matrix {
-  DMatrixHandle h = nullptr;
+  std::unique_ptr<void, int (*)(DMatrixHandle)> h{nullptr, XGDMatrixFree};
   explicit Matrix(const Data& d) {
-    xgb(XGDMatrixCreateFromMat(d.x.data(), static_cast<bst_ulong>(d.rows()), static_cast<bst_ulong>(d.cols), NAN, &h));
-    xgb(XGDMatrixSetFloatInfo(h, "label", d.y.data(), static_cast<bst_ulong>(d.rows())));
+    DMatrixHandle m = nullptr;
+    xgb(XGDMatrixCreateFromMat(d.x.data(), static_cast<bst_ulong>(d.rows()), static_cast<bst_ulong>(d.cols), NAN, &m));
+    h.reset(m);
+    xgb(XGDMatrixSetFloatInfo(m, "label", d.y.data(), static_cast<bst_ulong>(d.rows())));
   }
-  ~Matrix() { XGDMatrixFree(h); }
 };
 
 struct Booster {
-  BoosterHandle h = nullptr;
-  explicit Booster(const Matrix& train) { xgb(XGBoosterCreate(&train.h, 1, &h)); }
-  ~Booster() { XGBoosterFree(h); }
-  void set(const char* key, const std::string& value) { xgb(XGBoosterSetParam(h, key, value.c_str())); }
+  std::unique_ptr<void, int (*)(BoosterHandle)> h{nullptr, XGBoosterFree};
+  explicit Booster(const Matrix& train) {
+    DMatrixHandle m = train.h.get();
+    BoosterHandle b = nullptr;
+    xgb(XGBoosterCreate(&m, 1, &b));
+    h.reset(b);
+  }
+  void set(const char* key, const std::string& value) { xgb(XGBoosterSetParam(h.get(), key, value.c_str())); }
+  void set(const char* key, double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);  // the value the optimizer suggested, to the last digit
+    set(key, std::string(text));
+  }
 };
 
 // The options, in the order of the problem below.
@@ -89,7 +103,7 @@ struct Result {
 // validation rows.
 Result train(const Data& train_rows, const Data& valid, const double* x, double s) {
   Data used = train_rows;
-  const int n = std::max(50, static_cast<int>(std::lround(s * train_rows.rows())));
+  const int n = std::min(train_rows.rows(), std::max(50, static_cast<int>(std::lround(s * train_rows.rows()))));
   used.x.resize(static_cast<size_t>(n) * static_cast<size_t>(used.cols));
   used.y.resize(static_cast<size_t>(n));
   Matrix dtrain(used), dvalid(valid);
@@ -98,27 +112,30 @@ Result train(const Data& train_rows, const Data& valid, const double* x, double 
   b.set("tree_method", "hist");
   b.set("nthread", "1");
   b.set("seed", "1");
-  b.set("eta", std::to_string(x[Eta]));
+  b.set("eta", x[Eta]);
   b.set("max_depth", std::to_string(std::lround(x[MaxDepth])));
-  b.set("min_child_weight", std::to_string(x[MinChildWeight]));
-  b.set("subsample", std::to_string(x[Subsample]));
-  b.set("lambda", std::to_string(x[Lambda]));
+  b.set("min_child_weight", x[MinChildWeight]);
+  b.set("subsample", x[Subsample]);
+  b.set("lambda", x[Lambda]);
   const int rounds = static_cast<int>(std::lround(x[Nrounds]));
-  for (int i = 0; i < rounds; ++i) xgb(XGBoosterUpdateOneIter(b.h, i, dtrain.h));
+  for (int i = 0; i < rounds; ++i) xgb(XGBoosterUpdateOneIter(b.h.get(), i, dtrain.h.get()));
 
   Result r{};
   r.rows = n;
-  bst_ulong len = 0;
+  const bst_ulong* shape = nullptr;
+  bst_ulong dim = 0, len = 0;
   const float* p = nullptr;
-  xgb(XGBoosterPredict(b.h, dvalid.h, 0, 0, 0, &len, &p));
+  xgb(XGBoosterPredictFromDMatrix(b.h.get(), dvalid.h.get(),
+                                  R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})",
+                                  &shape, &dim, &p));
   int wrong = 0;
-  for (bst_ulong i = 0; i < len; ++i) wrong += (p[i] > 0.5f) != (valid.y[i] > 0.5f);
-  r.error = static_cast<double>(wrong) / static_cast<double>(len);
+  for (int i = 0; i < valid.rows(); ++i) wrong += (p[i] > 0.5f) != (valid.y[static_cast<size_t>(i)] > 0.5f);
+  r.error = static_cast<double>(wrong) / valid.rows();
   const char* buf = nullptr;
-  xgb(XGBoosterSaveModelToBuffer(b.h, "{\"format\": \"ubj\"}", &len, &buf));
-  r.size_kb = static_cast<double>(len) / 1024.0;
+  xgb(XGBoosterSaveModelToBuffer(b.h.get(), R"({"format": "ubj"})", &len, &buf));
+  r.size_kb = static_cast<double>(len) / 1000.0;
   const char** trees = nullptr;
-  xgb(XGBoosterDumpModelEx(b.h, "", 0, "text", &len, &trees));
+  xgb(XGBoosterDumpModelEx(b.h.get(), "", 0, "text", &len, &trees));
   for (bst_ulong t = 0; t < len; ++t)
     for (const char* q = trees[t]; (q = std::strstr(q, "leaf=")) != nullptr; ++q) r.leaves += 1;
   return r;
@@ -131,7 +148,12 @@ int main(int argc, char** argv) try {
     std::fprintf(stderr, "usage: %s SPAM.csv [BUDGET]\n", argv[0]);
     return 2;
   }
-  const double budget = argc > 2 ? std::atof(argv[2]) : 10.0;
+  char* end = nullptr;
+  const double budget = argc > 2 ? std::strtod(argv[2], &end) : 10.0;
+  if (argc > 2 && (*end != '\0' || !(budget > 0) || !std::isfinite(budget))) {
+    std::fprintf(stderr, "%s: the budget must be a positive number of target evaluations, not '%s'\n", argv[0], argv[2]);
+    return 2;
+  }
   const Data all = read_csv(argv[1]);
   std::vector<int> order(static_cast<size_t>(all.rows()));
   std::iota(order.begin(), order.end(), 0);
