@@ -19,6 +19,7 @@
 #include "bench/dag_recovery.hpp"
 #include "bench/experiment.hpp"
 #include "bench/feasibility_calibration.hpp"
+#include "bench/fidelity_ranks.hpp"
 #include "bench/max_hv_search.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/suggest_timing.hpp"
@@ -246,6 +247,12 @@ int main(int argc, char** argv) {
                  "(e.g. 20,50,100); writes <out>/suggest-times.md")
       ->delimiter(',');
   app.add_option("--timing-repeats", repeats, "Repeats (seeds) per timing (default 5)");
+  int rank_configurations = 0;
+  app.add_option("--fidelity-ranks", rank_configurations,
+                 "Instead of runs: draw this many configurations uniformly (seed --first-seed), evaluate each "
+                 "noise-free at every fidelity level (or 5 points of a range) and report, per output, the Spearman rank "
+                 "correlation of each fidelity's values with the target's; writes <out>/fidelity-ranks.md")
+      ->check(CLI::Range(3, 1000000));
   bool export_dag = false;
   app.add_flag("--export-dag", export_dag,
                "Instead of runs: write the causal graph learned from each problem's observational data "
@@ -325,6 +332,13 @@ int main(int argc, char** argv) {
     if (!out.empty()) cfg.out_dir = out;
     cfg.plots = !no_plots;
     cfg.command = joined(argc, argv);
+    if (rank_configurations > 0) {
+      std::vector<rescue::bench::FidelityRanks> ranks;
+      for (const std::string& name : cfg.problems)
+        ranks.push_back(rescue::bench::fidelity_ranks(*rescue::bench::make_problem(name), rank_configurations, cfg.first_seed));
+      write_report(cfg.out_dir, "fidelity-ranks.md", rescue::bench::fidelity_ranks_markdown(ranks, cfg.command));
+      return 0;
+    }
     if (!time_at.empty()) {
       const auto timings = rescue::bench::time_suggestions(cfg.problems, cfg.strategies, time_at, repeats,
                                                            cfg.first_seed, cfg.observational_rows, cfg.variants);
