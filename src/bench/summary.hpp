@@ -69,6 +69,12 @@ struct PairwiseStats {
 struct ProblemSummary {
   std::string problem;
   double hv_max = 0.0, budget = 0.0, initial_budget = 0.0;
+  /// The highest hypervolume any complete run's recommended set reached at the
+  /// target (shared recommender or own), and the run ("strategy seed N"). Above
+  /// hv_max (by more than the regret floor) it shows the stored maximum too
+  /// low: those regrets sit at the floor.
+  double best_hv = 0.0;
+  std::string best_hv_run;
   std::vector<StrategyStats> strategies;
   std::vector<PairwiseStats> pairs;
 };

@@ -233,3 +233,22 @@ TEST(Summary, StartOfTheRunsIsComparedPerPair) {
   EXPECT_NE(md.find("| 2 (mean -0.1000) |"), std::string::npos) << md;
   EXPECT_NE(md.find("c (Prescott, 2 threads: 2, not recorded: 2)"), std::string::npos) << md;
 }
+
+// A recommended set above the stored maximum (by more than the regret floor) is
+// named in the summary: its regret sits at the floor, so the maximum is too low.
+TEST(Summary, RunsAboveTheStoredMaximumAreNamed) {
+  std::vector<rb::RunResult> runs{flat_run("a", 1, -2.0), flat_run("b", 2, -2.0)};
+  for (auto& it : runs[0].iterations) it.inferred_hv = 0.99;
+  for (auto& it : runs[1].iterations) it.inferred_hv = 1.0 + 5e-7;  // within the floor of hv_max = 1
+  auto ps = rb::summarize_problem("toy", runs, {"a", "b"});
+  EXPECT_DOUBLE_EQ(ps.best_hv, 1.0 + 5e-7);
+  EXPECT_EQ(ps.best_hv_run, "b seed 2");
+  EXPECT_EQ(rb::summary_markdown({ps}, runs, "cmd").find("too low"), std::string::npos);
+
+  runs[0].iterations[3].own_inferred_hv = 1.02;
+  ps = rb::summarize_problem("toy", runs, {"a", "b"});
+  EXPECT_EQ(ps.best_hv_run, "a seed 1");
+  const std::string md = rb::summary_markdown({ps}, runs, "cmd");
+  EXPECT_NE(md.find("**The stored maximum hypervolume is too low**: a seed 1 reached 1.02 at the target"),
+            std::string::npos) << md;
+}
