@@ -49,7 +49,8 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
   struct Graphs {
     std::string dot, fitted, discovered;
   };
-  auto learn = [rows, seed](const std::string& name, double repair, Graphs* g) {
+  auto learn = [rows, seed](const rescue::problems::BenchmarkProblem& problem, double repair, Graphs* g) {
+    const std::string& name = problem.name();
     try {
       rescue::bench::ProblemHandle p;
       rescue::bench::new_problem_handle(name, p);
@@ -59,7 +60,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
       rescue::bench::OptimizerHandle o;
       rescue::bench::check(rescue_create(p.p, &o.o), "rescue_create", rescue::bench::kLastError);
       if (rows < 1) rescue::fail(rescue::Status::SizeMismatch, "at least one observational row is needed");
-      const std::vector<double> data = rescue::problems::sample_observational(*rescue::bench::make_problem(name), rows, seed);
+      const std::vector<double> data = rescue::problems::sample_observational(problem, rows, seed);
       rescue::bench::check(rescue_add_observational(o.o, data.data(), rows, static_cast<int>(data.size()) / rows),
                            "rescue_add_observational", o.o);
       for (const auto& [format, as_discovered, text] : {std::tuple{RESCUE_GRAPH_DOT, 0, &g->dot},
@@ -74,8 +75,11 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     }
   };
   for (const std::string& name : names) {
+    const auto problem = rescue::bench::make_problem(name);
+    // A black box (real training) has no graph of its own to compare with.
+    const auto truth = problem->causal_edges();
     Graphs g, outputs_only;
-    if (!learn(name, -1.0, &g) || !learn(name, 1.0, &outputs_only)) return 1;
+    if (!learn(*problem, -1.0, &g) || (!truth.empty() && !learn(*problem, 1.0, &outputs_only))) return 1;
     for (const auto& [suffix, text] : {std::pair{"-dag.dot", &g.dot}, std::pair{"-dag.json", &g.fitted}}) {
       const std::string path = out + "/" + name + suffix;
       std::ofstream(path) << *text << "\n";
@@ -87,8 +91,7 @@ int export_dags(const std::vector<std::string>& names, int rows, unsigned seed, 
     // with missed parents repaired: rescue.repair = 2, the default), and the
     // DAG with only the inputs of objectives and constraints repaired
     // (rescue.repair = 1).
-    const auto truth = rescue::bench::make_problem(name)->causal_edges();
-    if (truth.empty()) continue;  // a black box (real training): no graph to compare with
+    if (truth.empty()) continue;
     const auto found = rescue::bench::compare_with_true_dag(g.discovered, truth);
     const auto fit = rescue::bench::compare_with_true_dag(g.fitted, truth);
     const auto fit_outputs = rescue::bench::compare_with_true_dag(outputs_only.fitted, truth);
