@@ -13,7 +13,6 @@
 #include "bench/regret_curve.hpp"
 #include "bench/problem_registry.hpp"
 #include "util/error.hpp"
-#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -243,9 +242,9 @@ std::string summary_markdown(const std::vector<ProblemSummary>& summaries, const
        << "Maximum hypervolume " << fixed(ps.hv_max, 6) << "; initial design " << fixed(ps.initial_budget, 2)
        << ", budget " << fixed(ps.budget, 2) << " target units.\n\n";
     if (ps.best_hv - ps.hv_max > kRegretFloor)  // a smaller excess is hidden by the floor anyway
-      md << "**The stored maximum hypervolume is too low**: " << ps.best_hv_run << " reached " << fmt17(ps.best_hv)
-         << " at the target, where its regret sits at the floor of " << fmt17(kRegretFloor)
-         << "; the maximum must be raised before these regrets are final.\n\n";
+      md << "**The stored maximum hypervolume is too low**: " << ps.best_hv_run << " reached " << fixed(ps.best_hv, 6)
+         << " at the target (shared or own recommendation), where its regret sits at the floor of "
+         << kRegretFloor << "; the maximum must be raised before these regrets are final.\n\n";
     md << "| strategy | runs | AUR mean | AUR sd | final best log10 regret | queries/run | share below target "
           "fidelity | mean fidelity | violation rate (observed / at target) | median suggestion s | mean evaluation s | "
           "errors |\n"

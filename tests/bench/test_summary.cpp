@@ -249,6 +249,6 @@ TEST(Summary, RunsAboveTheStoredMaximumAreNamed) {
   ps = rb::summarize_problem("toy", runs, {"a", "b"});
   EXPECT_EQ(ps.best_hv_run, "a seed 1");
   const std::string md = rb::summary_markdown({ps}, runs, "cmd");
-  EXPECT_NE(md.find("**The stored maximum hypervolume is too low**: a seed 1 reached 1.02 at the target"),
+  EXPECT_NE(md.find("**The stored maximum hypervolume is too low**: a seed 1 reached 1.020000 at the target"),
             std::string::npos) << md;
 }
