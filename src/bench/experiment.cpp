@@ -7,12 +7,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <ostream>
 
 #include "bench/bench_run.hpp"
 #include "bench/plots.hpp"
 #include "bench/parallel_for.hpp"
 #include "bench/progress_bar.hpp"
+#include "bench/regret_curve.hpp"
 #include "bench/summary.hpp"
 #include "bench/problem_registry.hpp"
 #include "problems/misleading_fidelity.hpp"
@@ -91,6 +94,8 @@ std::string run_csv_path(const std::string& out_dir, const RunSpec& spec) {
 namespace {
 
 // A complete CSV for exactly these settings (a changed setting reruns it).
+// The stored maximum is not a setting: a better one changes the regret, which
+// the summary recomputes from the recorded hypervolumes, not the run.
 bool already_done(const std::string& path, const RunSpec& spec) {
   std::ifstream in(path);
   if (!in) return false;
@@ -100,8 +105,7 @@ bool already_done(const std::string& path, const RunSpec& spec) {
     return r.complete && s.variant == spec.variant && s.budget == spec.budget && s.initial_budget == spec.initial_budget &&
            s.observational_rows == spec.observational_rows && s.max_suggestions == spec.max_suggestions &&
            s.recommend_every == spec.recommend_every && s.recommend_points == spec.recommend_points &&
-           s.shared_recommender == spec.shared_recommender &&
-           s.hv_max == spec.hv_max;
+           s.shared_recommender == spec.shared_recommender;
   } catch (const Error&) {
     return false;
   }
@@ -156,6 +160,29 @@ int run_experiment(const ExperimentConfig& config, std::ostream& log) {
   return errors.load();
 }
 
+namespace {
+
+// A run file records the maximum hypervolume of its day, which a later, larger
+// search may raise; regret is measured against the current one, from the
+// recorded hypervolumes. An external problem's current maximum is the largest
+// its run files record (its runner writes the current one into new files).
+void measure_against_current_maximum(std::vector<RunResult>& runs) {
+  std::map<std::string, double> hv_max;
+  for (const auto& r : runs) {
+    if (!is_external_problem(r.spec.problem)) {
+      hv_max.emplace(r.spec.problem, max_hypervolume(r.spec.problem).value);
+    } else if (auto [m, fresh] = hv_max.emplace(r.spec.problem, r.spec.hv_max); !fresh) {
+      m->second = std::max(m->second, r.spec.hv_max);
+    }
+  }
+  for (auto& r : runs) {
+    r.spec.hv_max = hv_max.at(r.spec.problem);
+    for (auto& it : r.iterations) it.log10_regret = log10_regret(r.spec.hv_max, it.inferred_hv);
+  }
+}
+
+}  // namespace
+
 std::vector<RunResult> load_complete_runs(const ExperimentConfig& config) {
   std::vector<RunResult> runs;
   for (const auto& spec : plan_runs(config)) {
@@ -164,7 +191,24 @@ std::vector<RunResult> load_complete_runs(const ExperimentConfig& config) {
     RunResult r = read_run_csv(in);
     if (r.complete) runs.push_back(std::move(r));
   }
+  measure_against_current_maximum(runs);
   return runs;
+}
+
+std::vector<std::vector<double>> target_configurations(const std::string& out_dir, const std::string& problem) {
+  std::set<std::vector<double>> found;
+  const fs::path dir = fs::path(out_dir) / "runs" / problem;
+  if (!fs::is_directory(dir)) return {};
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || name.rfind("seed-", 0) != 0 || entry.path().extension() != ".csv") continue;
+    std::ifstream in(entry.path());
+    const RunResult r = read_run_csv(in);
+    if (!r.complete) continue;
+    for (const auto& it : r.iterations)
+      if (it.fidelity == r.target_fidelity) found.insert(it.x);
+  }
+  return {found.begin(), found.end()};
 }
 
 std::vector<RunResult> summarize_experiment(const ExperimentConfig& config, std::ostream& log) {

@@ -52,8 +52,13 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config);
 std::string run_csv_path(const std::string& out_dir, const RunSpec& spec);
 
 /// The complete run CSVs of the configuration's plan that exist under its
-/// out_dir, in plan order.
+/// out_dir, in plan order, their regret measured against each problem's
+/// current maximum hypervolume (not the one a file recorded).
 std::vector<RunResult> load_complete_runs(const ExperimentConfig& config);
+
+/// The distinct configurations that the complete run files of `problem`
+/// under out_dir/runs (any strategy, any seed) evaluated at the target.
+std::vector<std::vector<double>> target_configurations(const std::string& out_dir, const std::string& problem);
 
 /// Runs what is missing, then summarizes. Returns the number of runs that
 /// stopped on a library error.

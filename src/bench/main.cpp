@@ -150,7 +150,10 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
 // stored one: the check fails when the recomputation exceeds the stored value
 // by more than its stated precision (the stored value would then put a false
 // floor under every regret curve).
-int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed) {
+// With run files (runs_dir not empty), the first search starts from their
+// target evaluations, so the stored value covers what the runs found.
+int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, std::uint64_t seed,
+                 const std::string& runs_dir) {
   rescue::bench::MaxHvOptions options = quick ? rescue::bench::MaxHvOptions::quick() : rescue::bench::MaxHvOptions{};
   options.seed = seed;
   std::mutex io;
@@ -158,12 +161,13 @@ int check_max_hv(const std::vector<std::string>& names, bool quick, int jobs, st
   std::vector<std::string> rows(names.size());
   rescue::bench::parallel_for(names.size(), jobs, [&](std::size_t i) {
     const auto problem = rescue::bench::make_problem(names[i]);
-    const rescue::bench::MaxHvOptions for_problem =
+    rescue::bench::MaxHvOptions for_problem =
         quick || rescue::bench::is_library_problem(names[i]) ? options : [&] {
           rescue::bench::MaxHvOptions o = rescue::bench::MaxHvOptions::real_training();
           o.seed = seed;
           return o;
         }();
+    if (!runs_dir.empty()) for_problem.start_points = rescue::bench::target_configurations(runs_dir, names[i]);
     const auto res = rescue::bench::compute_max_hypervolume(*problem, for_problem, [&](const std::string& line) {
       std::lock_guard<std::mutex> lock(io);
       std::cerr << "  " << line << "\n";
@@ -238,7 +242,9 @@ int main(int argc, char** argv) {
                  "Population and set size of the recommender's NSGA-II for every strategy (default: the library's, "
                  "100); the regret of a continuous front has a floor set by this size");
   app.add_option("-j,--jobs", cfg.jobs, "Runs in parallel (default 1)");
-  app.add_option("--out", out, "Output directory (default rescue-bench-out; --quick: rescue-bench-quick)");
+  app.add_option("--out", out,
+                 "Output directory (default rescue-bench-out; --quick: rescue-bench-quick); with --check-max-hv, "
+                 "the run files whose target evaluations the search starts from");
   app.add_flag("--summarize-only", summarize_only, "Only rebuild the summary and plots from the run CSVs");
   app.add_flag("--no-plots", no_plots, "Do not write plots");
   std::uint64_t max_hv_seed = 1;
@@ -307,7 +313,7 @@ int main(int argc, char** argv) {
     }
     if (check) {
       if (problems.empty()) problems = {"branin-currin", "park", "healthcare", "robot-standin"};
-      return check_max_hv(problems, quick, cfg.jobs, max_hv_seed);
+      return check_max_hv(problems, quick, cfg.jobs, max_hv_seed, out);
     }
     if (quick) {
       const auto q = rescue::bench::quick_config();

@@ -187,6 +187,18 @@ MaxHvResult search_once(const problems::BenchmarkProblem& problem, const MaxHvOp
   double f[2];
   if (sub.held() > 0) method << sub.held() << " options held at their values of target_fixed_options(), ";
 
+  if (!options.start_points.empty()) {
+    for (const auto& p : options.start_points) {
+      if (p.size() != static_cast<std::size_t>(spec.dim()))
+        fail(Status::InvalidArgument, "maximum hypervolume search: a start point has " + std::to_string(p.size()) +
+                                          " values, the problem " + std::to_string(spec.dim()) + " options");
+      sub.from_unit(sub.to_unit(p).data(), x);  // held options at their target values
+      fn(x, f);
+    }
+    say("given configurations: archive " + std::to_string(archive.size()) + " points, HV " +
+        fmt(archive.hypervolume(r1, r2)));
+  }
+
   // Global stage.
   double h0;  // initial refinement half-width, unit box
   if (d <= 2) {
@@ -291,7 +303,9 @@ MaxHvResult compute_max_hypervolume(const problems::BenchmarkProblem& problem, c
   double lowest = INFINITY, extrapolated = 0.0;
   for (int r = 0; r < options.repeats; ++r) {
     FrontArchive archive;
-    const MaxHvResult one = search_once(problem, options, options.seed + static_cast<std::uint64_t>(r), archive, log);
+    MaxHvOptions o = options;
+    if (r > 0) o.start_points.clear();  // the first search starts from them; the others stay independent
+    const MaxHvResult one = search_once(problem, o, options.seed + static_cast<std::uint64_t>(r), archive, log);
     for (const auto& m : archive.members()) all.insert(m.f1, m.f2, m.x);
     lowest = std::min(lowest, one.value);
     extrapolated = std::max(extrapolated, one.precision);
@@ -306,8 +320,11 @@ MaxHvResult compute_max_hypervolume(const problems::BenchmarkProblem& problem, c
   // The union of independent searches is at least as good as each; how far the
   // worst of them fell short of it measures what a search can miss.
   res.precision = std::max({extrapolated, res.value - lowest, 1e-12 * std::fabs(res.value)});
+  const std::string given = options.start_points.empty() ? std::string()
+                            : ", the first starting from " + std::to_string(options.start_points.size()) +
+                                  " given configurations";
   res.method = "union of " + std::to_string(options.repeats) + " searches (seeds " + std::to_string(options.seed) +
-               ".." + std::to_string(options.seed + options.repeats - 1) + "), each: " + res.method;
+               ".." + std::to_string(options.seed + options.repeats - 1) + ")" + given + ", each: " + res.method;
   if (log)
     log(problem.name() + ": union of " + std::to_string(options.repeats) + " searches: HV " + fmt(res.value) +
         ", worst single search " + fmt(lowest));

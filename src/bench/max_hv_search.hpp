@@ -40,6 +40,10 @@ struct MaxHvOptions {
   std::size_t refine_max_points = 20000;  ///< refine at most this many (evenly spaced) members per level
   int repeats = 3;                 ///< independent searches (seeds seed, seed + 1, ...), their union taken
   std::uint64_t seed = 1;
+  /// Configurations the first search evaluates before its global stage (the
+  /// target evaluations of benchmark runs), so that its seeded NSGA-II and
+  /// refinement start from them too.
+  std::vector<std::vector<double>> start_points;
 
   /// Cheap settings for a quick check (a lower bound of the full computation).
   static MaxHvOptions quick();

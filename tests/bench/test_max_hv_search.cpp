@@ -144,3 +144,24 @@ TEST(MaxHvSearch, RejectsInvalidFixedOptions) {
   p.fixed_ = {{0, 0.0}, {1, 0.0}, {2, 0.0}};  // nothing left to search
   EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
 }
+
+// Given configurations (a benchmark's target evaluations) enter the first
+// search's archive: on a grid of the four corners, whose front has no area,
+// two points of the true front give exactly their own hypervolume,
+// (0.64 - 0.25)(1 - 0.5) + (1 - 0.64)(1 - 0.2) = 0.483.
+TEST(MaxHvSearch, GivenConfigurationsJoinTheFirstSearch) {
+  const Zdt1Like p(2, false);
+  auto o = rescue::bench::MaxHvOptions::quick();
+  o.grid = 2;
+  o.refine_levels = 0;
+  o.seeded_generations = 0;
+  o.repeats = 2;
+  EXPECT_EQ(rescue::bench::compute_max_hypervolume(p, o).value, 0.0);
+  o.start_points = {{0.25, 0.0}, {0.64, 0.0}};
+  const auto r = rescue::bench::compute_max_hypervolume(p, o);
+  EXPECT_NEAR(r.value, 0.483, 1e-12);
+  EXPECT_EQ(r.evaluations, 2 * 4 + 2);  // only the first search evaluates them
+  EXPECT_NE(r.method.find("the first starting from 2 given configurations"), std::string::npos) << r.method;
+  o.start_points = {{0.25}};
+  EXPECT_THROW(rescue::bench::compute_max_hypervolume(p, o), rescue::Error);
+}

@@ -1,12 +1,17 @@
 // Summary bookkeeping on synthetic runs with known curves: AUR per seed,
 // pairing by seed, shares and rates, medians; and the run plan.
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "bench/experiment.hpp"
 #include "bench/plots.hpp"
+#include "bench/regret_curve.hpp"
 #include "bench/summary.hpp"
 #include "util/error.hpp"
 
@@ -251,4 +256,64 @@ TEST(Summary, RunsAboveTheStoredMaximumAreNamed) {
   const std::string md = rb::summary_markdown({ps}, runs, "cmd");
   EXPECT_NE(md.find("**The stored maximum hypervolume is too low**: a seed 1 reached 1.020000 at the target"),
             std::string::npos) << md;
+}
+
+// A run file keeps the maximum hypervolume of its day. A later search that
+// raises the stored maximum neither reruns it nor leaves its regret measured
+// against the old value: the regret is recomputed from the recorded
+// hypervolumes against the current maximum.
+TEST(Plan, RunFilesAreMeasuredAgainstTheCurrentMaximum) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("rescue-current-max-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  rb::ExperimentConfig c;
+  c.problems = {"branin-currin"};
+  c.strategies = {"random"};
+  c.seeds = 1;
+  c.budget = 0.3;
+  c.initial_budget = 0.2;
+  c.max_suggestions = 3;
+  c.plots = false;
+  c.out_dir = dir.string();
+  const auto plan = rb::plan_runs(c);
+  ASSERT_EQ(plan.size(), 1u);
+  const double current = plan[0].hv_max;
+  ASSERT_GT(current, 0.0);
+  const double older = 0.5 * current;
+
+  rb::RunResult old;
+  old.spec = plan[0];
+  old.spec.hv_max = older;  // an older, lower maximum
+  old.complete = true;
+  old.stop_reason = "budget spent";
+  old.option_names = {"x1", "x2"};
+  for (int i = 1; i <= 3; ++i) {
+    rb::IterationRecord it;
+    it.iteration = i;
+    it.cumulative_cost = 0.1 * i;
+    it.fidelity = 1.0;
+    it.x = {0.5, 0.5};
+    it.inferred_hv = older * (1.0 - 0.25 * (3 - i));
+    it.own_inferred_hv = it.inferred_hv;
+    it.log10_regret = std::log10(std::max(old.spec.hv_max - it.inferred_hv, rb::kRegretFloor));
+    old.iterations.push_back(it);
+  }
+  const std::string path = rb::run_csv_path(c.out_dir, plan[0]);
+  fs::create_directories(fs::path(path).parent_path());
+  {
+    std::ofstream out(path);
+    rb::write_run_csv(out, old);
+  }
+  const auto runs = rb::load_complete_runs(c);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].spec.hv_max, current);
+  for (const auto& it : runs[0].iterations)
+    EXPECT_DOUBLE_EQ(it.log10_regret, std::log10(current - it.inferred_hv)) << it.iteration;
+  EXPECT_NEAR(runs[0].iterations.back().log10_regret, std::log10(current - older), 1e-12);  // not the floor
+
+  std::ostringstream log;
+  EXPECT_EQ(rb::run_experiment(c, log), 0);
+  std::ifstream again(path);
+  EXPECT_EQ(rb::read_run_csv(again).spec.hv_max, older) << "the run was repeated";
+  fs::remove_all(dir);
 }

@@ -225,7 +225,8 @@ write_run <- function(path, problem, strategy, seed, settings, run) {
   file.rename(tmp, path)
 }
 
-# Whether a complete run file with these settings exists.
+# Whether a complete run file with these settings exists. The stored maximum
+# is not one of them: the summary measures regret against the current one.
 already_done <- function(path, problem, strategy, settings) {
   if (!file.exists(path)) return(FALSE)
   lines <- readLines(path)
@@ -234,8 +235,7 @@ already_done <- function(path, problem, strategy, settings) {
   values <- setNames(sub("^[^=]*=", "", meta), sub("=.*$", "", meta))
   want <- c(budget = fmt(settings$budget), initial_budget = fmt(settings$initial_budget),
             observational_rows = as.character(settings$observational_rows),
-            max_suggestions = as.character(settings$max_suggestions), recommend_every = fmt(settings$recommend_every),
-            hv_max = fmt(problem$hv_max))
+            max_suggestions = as.character(settings$max_suggestions), recommend_every = fmt(settings$recommend_every))
   isTRUE(all(values[names(want)] == want)) &&
     identical(unname(values["recommend_points"]), if (settings$recommend_points > 0) as.character(settings$recommend_points) else NA_character_)
 }
