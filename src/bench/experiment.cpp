@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <set>
 #include <ostream>
 
@@ -50,9 +49,9 @@ std::vector<RunSpec> plan_runs(const ExperimentConfig& config) {
     fail(Status::InvalidArgument, "at least one problem and one strategy are needed");
   std::vector<RunSpec> plan;
   for (const auto& p : config.problems) {
-    // An external problem's run files carry its maximum and budget (is_external_problem).
+    // An external problem's run files carry its budget (is_external_problem).
     const bool external = is_external_problem(p);
-    const double hv_max = external ? NAN : max_hypervolume(p).value;
+    const double hv_max = max_hypervolume(p).value;
     const double budget = config.budget >= 0.0 ? config.budget : external ? NAN : protocol_budget(p);
     for (int k = 0; k < config.seeds; ++k)
       for (const auto& s : config.strategies) {
@@ -162,21 +161,12 @@ int run_experiment(const ExperimentConfig& config, std::ostream& log) {
 
 namespace {
 
-// A run file records the maximum hypervolume of its day, which a later, larger
-// search may raise; regret is measured against the current one, from the
-// recorded hypervolumes. An external problem's current maximum is the largest
-// its run files record (its runner writes the current one into new files).
+// A run file records the maximum hypervolume of its day (an external
+// problem's runner none), which a later, larger search may raise; regret is
+// measured against the current one, from the recorded hypervolumes.
 void measure_against_current_maximum(std::vector<RunResult>& runs) {
-  std::map<std::string, double> hv_max;
-  for (const auto& r : runs) {
-    if (!is_external_problem(r.spec.problem)) {
-      hv_max.emplace(r.spec.problem, max_hypervolume(r.spec.problem).value);
-    } else if (auto [m, fresh] = hv_max.emplace(r.spec.problem, r.spec.hv_max); !fresh) {
-      m->second = std::max(m->second, r.spec.hv_max);
-    }
-  }
   for (auto& r : runs) {
-    r.spec.hv_max = hv_max.at(r.spec.problem);
+    r.spec.hv_max = max_hypervolume(r.spec.problem).value;
     for (auto& it : r.iterations) it.log10_regret = log10_regret(r.spec.hv_max, it.inferred_hv);
   }
 }

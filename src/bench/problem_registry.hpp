@@ -19,15 +19,16 @@ std::unique_ptr<problems::BenchmarkProblem> make_problem(const std::string& name
 /// The script that runs the external problems (relative to the source tree).
 inline constexpr const char* kExternalRunner = "Rscript src/bench/r/forest_bench.R";
 /// Problems whose runs a script outside the harness writes (the forest problems, trained by R's
-/// ranger through the R binding): rescue-bench summarizes their run files, taking their maximum
-/// hypervolume and budget from the files; make_problem refuses them.
+/// ranger through the R binding): rescue-bench summarizes their run files, taking their budget
+/// from the files and their maximum hypervolume from harness_max_hypervolumes(); make_problem
+/// refuses them.
 const std::vector<std::string>& external_problem_names();
 bool is_external_problem(const std::string& name);
 /// Every name make_problem accepts: the library's, then the harness's.
 const std::vector<std::string>& problem_names();
 /// Whether the library itself knows the problem (rescue_problem_builtin).
 bool is_library_problem(const std::string& name);
-/// The stored maxima of the harness's own problems.
+/// The stored maxima of the harness's own problems and of the external ones.
 const std::vector<problems::MaxHypervolume>& harness_max_hypervolumes();
 /// The stored maximum hypervolume at the target (the library's table or the
 /// harness's); throws Error(UnknownName) without one.

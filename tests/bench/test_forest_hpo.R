@@ -95,11 +95,3 @@ test_that("evaluations are deterministic, counted as stated and checked", {
   expect_error(plain$evaluate(x, 0.01), "fidelity")
   expect_error(plain$evaluate(x, NA), "fidelity")
 })
-
-test_that("the stored maximum hypervolumes are set", {
-  for (name in c("forest-hpo", "forest-hpo-constrained")) {
-    p <- forest_problem(name)
-    expect_true(is.finite(p$hv_max) && p$hv_max > 0)
-    expect_true(is.finite(.forest_max_hv[[name]]$precision))
-  }
-})

@@ -11,6 +11,7 @@
 
 #include "bench/experiment.hpp"
 #include "bench/plots.hpp"
+#include "bench/problem_registry.hpp"
 #include "bench/regret_curve.hpp"
 #include "bench/summary.hpp"
 #include "util/error.hpp"
@@ -148,6 +149,10 @@ TEST(Plan, ProtocolDefaultsAndOrder) {
   EXPECT_EQ(plan[4].problem, "healthcare");
   EXPECT_EQ(plan[4].budget, 5.0);
   EXPECT_GT(plan[0].hv_max, 0.0);
+  for (const char* external : {"forest-hpo", "forest-hpo-constrained"}) {
+    EXPECT_GT(rb::max_hypervolume(external).value, 0.0) << external;
+    EXPECT_GT(rb::max_hypervolume(external).precision, 0.0) << external;
+  }
   EXPECT_EQ(rb::run_csv_path("out", plan[1]), "out/runs/park/hvkg/seed-1.csv");
   const auto q = rb::quick_config();
   EXPECT_EQ(q.seeds, 2);

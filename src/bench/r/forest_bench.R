@@ -184,7 +184,7 @@ run_one <- function(problem, strategy, seed, settings) {
       }
       records[[it]] <- c(it, spent_before < settings$initial_budget * unit &&
                            spent <= settings$initial_budget * unit * (1 + 1e-12),
-                         cost, s$fidelity, s$x, last_hv, log10(max(problem$hv_max - last_hv, 1e-6)),
+                         cost, s$fidelity, s$x, last_hv, NaN,
                          !forest_feasible(problem, e$constraints), violated_at_target, suggest_seconds, recommend_seconds,
                          recommended, last_own_hv)
     }
@@ -205,7 +205,7 @@ write_run <- function(path, problem, strategy, seed, settings, run) {
             paste0("# recommend_every=", fmt(settings$recommend_every)),
             if (settings$recommend_points > 0) paste0("# recommend_points=", settings$recommend_points),
             if (strategy != "random") "# shared_recommender=1",
-            paste0("# hv_max=", fmt(problem$hv_max)), paste0("# target_fidelity=", fmt(problem$fidelity[["target"]])),
+            paste0("# hv_max=", fmt(NaN)), paste0("# target_fidelity=", fmt(problem$fidelity[["target"]])),
             paste0("# observational_cost=", fmt(run$observational_cost)),
             if (run$evaluation_seconds > 0) paste0("# evaluation_seconds=", fmt(run$evaluation_seconds)))
   header <- paste(c("iteration", "initial", "cumulative_cost", "fidelity", paste0("x.", problem$options$name),
@@ -225,8 +225,9 @@ write_run <- function(path, problem, strategy, seed, settings, run) {
   file.rename(tmp, path)
 }
 
-# Whether a complete run file with these settings exists. The stored maximum
-# is not one of them: the summary measures regret against the current one.
+# Whether a complete run file with these settings exists. Run files carry no maximum
+# hypervolume (hv_max and the regret columns are NaN): rescue-bench's summary measures regret
+# against the one it stores.
 already_done <- function(path, problem, strategy, settings) {
   if (!file.exists(path)) return(FALSE)
   lines <- readLines(path)
@@ -258,7 +259,7 @@ run_experiment <- function(opts) {
   }
 }
 
-# The search behind .forest_max_hv: the union of the fronts of the searches of seeds 1 and 2
+# The search behind the stored maximum (src/bench/problem_registry.cpp): the union of the fronts of the searches of seeds 1 and 2
 # (one small search with --quick) and of the configurations of the run files under --out, if any,
 # evaluated at the target; the precision is the worse search's shortfall against the union.
 check_max_hv <- function(opts) {
@@ -280,9 +281,9 @@ check_max_hv <- function(opts) {
     ref <- ifelse(problem$objectives == "max", -1, 1) * problem$reference_point
     union <- rescue_hypervolume(ys[rescue_pareto_filter(ys), , drop = FALSE], ref)
     values <- vapply(searches, function(r) r$value, 0)
-    cat(sprintf("%s: %.17g, precision %.17g (searches %s; %d evaluations at the target, %d from run files); stored %.17g\n",
+    cat(sprintf("%s: %.17g, precision %.17g (searches %s; %d evaluations at the target, %d from run files)\n",
                 name, union, union - min(values), paste(sprintf("%.6g", values), collapse = ", "),
-                sum(vapply(searches, function(r) r$evaluations, 0L)), NROW(extra), problem$hv_max))
+                sum(vapply(searches, function(r) r$evaluations, 0L)), NROW(extra)))
   }
 }
 
