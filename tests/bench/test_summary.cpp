@@ -322,3 +322,42 @@ TEST(Plan, RunFilesAreMeasuredAgainstTheCurrentMaximum) {
   EXPECT_EQ(rb::read_run_csv(again).spec.hv_max, older) << "the run was repeated";
   fs::remove_all(dir);
 }
+
+// --check-max-hv --out DIR starts from the configurations that complete run
+// files evaluated at the target: each once, from any strategy and seed.
+TEST(Plan, TargetConfigurationsOfRunFiles) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("rescue-target-configs-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto write = [&](const std::string& strategy, std::uint64_t seed, bool complete,
+                   const std::vector<std::pair<double, std::vector<double>>>& rows) {
+    rb::RunResult r;
+    r.spec.problem = "toy";
+    r.spec.strategy = strategy;
+    r.spec.seed = seed;
+    r.target_fidelity = 1.0;
+    r.complete = complete;
+    r.stop_reason = "budget spent";
+    r.option_names = {"a", "b"};
+    int i = 0;
+    for (const auto& [s, x] : rows) {
+      rb::IterationRecord it;
+      it.iteration = ++i;
+      it.fidelity = s;
+      it.x = x;
+      r.iterations.push_back(it);
+    }
+    const std::string path = rb::run_csv_path(dir.string(), r.spec);
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream out(path);
+    rb::write_run_csv(out, r);
+  };
+  write("hvkg", 1, true, {{0.2, {0.1, 0.1}}, {1.0, {0.5, 0.25}}, {1.0, {0.75, 0.5}}});
+  write("ehvi", 3, true, {{1.0, {0.5, 0.25}}, {1.0, {0.125, 1.0}}});
+  write("momf", 2, false, {{1.0, {0.9, 0.9}}});  // an unfinished run: left out
+  const auto found = rb::target_configurations(dir.string(), "toy");
+  const std::vector<std::vector<double>> expected = {{0.125, 1.0}, {0.5, 0.25}, {0.75, 0.5}};
+  EXPECT_EQ(found, expected);
+  EXPECT_TRUE(rb::target_configurations(dir.string(), "other").empty());
+  fs::remove_all(dir);
+}
