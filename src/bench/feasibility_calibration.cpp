@@ -70,23 +70,24 @@ long CalibrationTally::total() const {
 
 namespace {
 
-// Scores the recommended set of `opt` and `moves` random moves of each member
-// at each scale against the truth at the target fidelity.
+// Scores the recommended set of `opt` and, with constraints, `moves` random
+// moves of each member at each scale against the truth at the target fidelity.
 CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& problem, int moves, Rng& rng) {
   const ProblemSpec& spec = problem.spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints();
   const double target = spec.fidelity().target;
   CalibrationTally t;
   t.runs = 1;
-  t.z_sum.assign(static_cast<std::size_t>(q), 0.0);
-  t.z_square.assign(static_cast<std::size_t>(q), 0.0);
+  t.z_sum.assign(static_cast<std::size_t>(m + q), 0.0);
+  t.z_square.assign(static_cast<std::size_t>(m + q), 0.0);
   int count = 0;
   std::vector<double> points = recommended_configurations(opt, d, m, &count);
   if (count == 0) return t;
   t.set_hv = inferred_hypervolume(problem, points);
   // Moves in the unit cube, clipped to it; integer options are rounded on the way back.
   std::vector<double> u(d), v(d), x(d);
-  for (int i = 0; i < count; ++i) {
+  // Without constraints the moves would only be trained to count as feasible.
+  for (int i = 0; i < (q > 0 ? count : 0); ++i) {
     spec.to_unit(points.data() + static_cast<std::size_t>(i) * d, u.data());
     for (double sd : {0.03, 0.1})
       for (int r = 0; r < moves; ++r) {
@@ -108,11 +109,12 @@ CalibrationTally score(rescue_optimizer* opt, const problems::BenchmarkProblem& 
     ++t.set_points;
     if (truly) ++t.set_feasible;
     t.set_probability += probability[i];
-    for (int c = 0; c < q; ++c) {
-      const std::size_t at = static_cast<std::size_t>(i) * p + m + c;
+    for (int c = 0; c < p; ++c) {
+      const std::size_t at = static_cast<std::size_t>(i) * p + c;
+      const double truth = c < m ? e.y[c] : e.g[c - m];
       // A zero standard deviation (a metric the model holds exact) counts as
       // the smallest positive one: an error there is as overconfident as it gets.
-      const double z = (e.g[c] - mean[at]) / std::max(sdev[at], 1e-300);
+      const double z = (truth - mean[at]) / std::max(sdev[at], 1e-300);
       t.z_sum[c] += z;
       t.z_square[c] += z * z;
     }
@@ -151,7 +153,6 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
   const auto problem = make_problem(run.spec.problem);
   const ProblemSpec& spec = problem->spec();
   const int d = spec.dim(), m = spec.num_objectives(), q = spec.num_constraints(), k = spec.num_indicators();
-  if (q == 0) fail(Status::InvalidArgument, "feasibility calibration: " + run.spec.problem + " has no constraints");
   RunSpec rs = run.spec;
   rs.shared_recommender = true;
   // Room for the one suggestion that makes the strategy build its model.
@@ -184,6 +185,36 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
   return out;
 }
 
+namespace {
+
+// The share truly feasible by predicted probability, set and moves pooled.
+void write_reliability(std::ostringstream& md, const std::vector<StrategyCalibration>& results,
+                       const std::string& problem) {
+  md << "\nReliability: share truly feasible (points) by predicted probability, set and moves pooled.\n\n"
+        "| strategy | model |";
+  for (int b = 0; b < 10; ++b) md << " " << fixed(b / 10.0, 1) << "-" << fixed((b + 1) / 10.0, 1) << " |";
+  md << "\n|---|---|";
+  for (int b = 0; b < 10; ++b) md << "---|";
+  md << "\n";
+  for (const StrategyCalibration& s : results) {
+    if (s.problem != problem) continue;
+    for (const auto& [model, t] : {std::pair<const char*, const CalibrationTally*>{"own", &s.tally.own},
+                                   {"shared", &s.tally.shared}}) {
+      md << "| " << s.strategy << " | " << model << " |";
+      for (std::size_t b = 0; b < t->points.size(); ++b) {
+        if (t->points[b] == 0)
+          md << " - |";
+        else
+          md << " " << fixed(static_cast<double>(t->feasible[b]) / static_cast<double>(t->points[b]), 2) << " ("
+             << t->points[b] << ") |";
+      }
+      md << "\n";
+    }
+  }
+}
+
+}  // namespace
+
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command) {
   std::ostringstream md;
   md << "# Feasibility calibration\n\n";
@@ -192,8 +223,10 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
         "strategy's own model (`own`, what `rescue_pareto` recommends from) and the shared recommender's plain "
         "multi-fidelity GP (`shared`). Each model's recommended set and random moves around it (10 per member at "
         "unit-scale standard deviations 0.03 and 0.1) are scored at the target fidelity by the model's probability "
-        "of feasibility and by the problem's noise-free truth. z: (truth - mean) / sd of each constraint metric over "
-        "the recommended sets; a calibrated model gives mean near 0 and rms near 1.\n\n";
+        "of feasibility and by the problem's noise-free truth. z: (truth - mean) / sd of each output (objectives, "
+        "then constraint metrics) over the recommended sets; a calibrated model gives mean near 0 and rms near 1, and "
+        "a model that recommends where it is wrong in its own favour gives a positive mean for a minimized objective "
+        "(the truth worse than predicted), a negative one for a maximized objective.\n\n";
   std::vector<std::string> names;
   for (const StrategyCalibration& r : results)
     if (std::find(names.begin(), names.end(), r.problem) == names.end()) names.push_back(r.problem);
@@ -206,14 +239,17 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
     }
   };
   for (const std::string& problem : names) {
-    std::vector<std::string> constraint_names;
+    std::vector<std::string> constraint_names, outputs;
     const auto definition = make_problem(problem);
     for (const auto& c : definition->spec().constraints()) constraint_names.push_back(c.name);
+    for (const auto& o : definition->spec().objectives()) outputs.push_back(o.name);
+    outputs.insert(outputs.end(), constraint_names.begin(), constraint_names.end());
+    const int P = static_cast<int>(outputs.size());
     md << "## " << problem << "\n\n| strategy | model | runs | set size / run | truly feasible in the set | mean "
           "predicted probability (set) | inferred hypervolume (mean) |";
-    for (const std::string& c : constraint_names) md << " z of " << c << ": mean, rms |";
+    for (const std::string& o : outputs) md << " z of " << o << ": mean, rms |";
     md << " Brier score (set and moves) |\n|---|---|---|---|---|---|---|";
-    for (std::size_t c = 0; c < constraint_names.size(); ++c) md << "---|";
+    for (int c = 0; c < P; ++c) md << "---|";
     md << "---|\n";
     for_each_model(problem, [&](const std::string& strategy, const char* model, const CalibrationTally& t) {
       const double sp = static_cast<double>(t.set_points);
@@ -221,7 +257,7 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
          << " | " << fixed(sp > 0 ? t.set_feasible / sp : 0.0, 3) << " | "
          << fixed(sp > 0 ? t.set_probability / sp : 0.0, 3) << " | "
          << fixed(t.runs > 0 ? t.set_hv / t.runs : 0.0, 3) << " |";
-      for (std::size_t c = 0; c < constraint_names.size(); ++c) {
+      for (std::size_t c = 0; c < outputs.size(); ++c) {
         if (sp > 0 && c < t.z_sum.size())
           md << " " << fixed(t.z_sum[c] / sp, 2) << ", " << fixed(std::sqrt(t.z_square[c] / sp), 2) << " |";
         else
@@ -248,27 +284,7 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
       }
       md << higher << " of " << n << " |\n";
     }
-    md << "\nReliability: share truly feasible (points) by predicted probability, set and moves pooled.\n\n"
-          "| strategy | model |";
-    for (int b = 0; b < 10; ++b) md << " " << fixed(b / 10.0, 1) << "-" << fixed((b + 1) / 10.0, 1) << " |";
-    md << "\n|---|---|";
-    for (int b = 0; b < 10; ++b) md << "---|";
-    md << "\n";
-    for_each_model(problem, [&](const std::string& strategy, const char* model, const CalibrationTally& t) {
-      md << "| " << strategy << " | " << model << " |";
-      for (std::size_t b = 0; b < t.points.size(); ++b) {
-        if (t.points[b] == 0)
-          md << " - |";
-        else
-          md << " " << fixed(static_cast<double>(t.feasible[b]) / static_cast<double>(t.points[b]), 2) << " ("
-             << t.points[b] << ") |";
-      }
-      md << "\n";
-    });
-    std::vector<std::string> outputs;
-    for (const auto& o : definition->spec().objectives()) outputs.push_back(o.name);
-    outputs.insert(outputs.end(), constraint_names.begin(), constraint_names.end());
-    const int P = static_cast<int>(outputs.size());
+    if (!constraint_names.empty()) write_reliability(md, results, problem);
     md << "\nHeld-out errors (`rescue_cross_validate`): each replayed evaluation predicted from all the others, "
           "z = (observed - mean) / sd with observation noise in sd, mean and rms of z per output, at the target "
           "fidelity (within a tenth of the fidelity range) and below it.\n\n| strategy | model | evaluations at / below the target |";

@@ -1,14 +1,16 @@
-// Does a model's probability of feasibility at the target mean what it says?
-// A run's evaluations are replayed (the same observational rows and the same
-// noise, from its seed; bench_run.hpp) into fresh optimizers: the strategy's
-// own and the shared recommender's plain GP. Each recommends its Pareto set
-// (rescue_pareto); the set and random moves around it are scored by the
-// model's probability of feasibility at the target (rescue_predict) and by
-// the problem's noise-free truth. The models are fitted once to all the data,
-// where the run refitted them as the data grew, so a replayed model is like
-// the run's last one, not the same. Each model also predicts every replayed
-// evaluation from all the others (rescue_cross_validate), which shows whether
-// its standard deviations hold where it has data, by fidelity.
+// Does a model's prediction at the target mean what it says where it
+// recommends? A run's evaluations are replayed (the same observational rows
+// and the same noise, from its seed; bench_run.hpp) into fresh optimizers: the
+// strategy's own and the shared recommender's plain GP. Each recommends its
+// Pareto set (rescue_pareto); the set is scored by each output's standardized
+// error against the problem's noise-free truth at the target (an optimizer
+// exploits a model's errors in its own favour), and, with constraints, the set
+// and random moves around it by the probability of feasibility
+// (rescue_predict). The models are fitted once to all the data, where the run
+// refitted them as the data grew, so a replayed model is like the run's last
+// one, not the same. Each model also predicts every replayed evaluation from
+// all the others (rescue_cross_validate), which shows whether its standard
+// deviations hold where it has data, by fidelity.
 #pragma once
 #include <array>
 #include <string>
@@ -31,8 +33,8 @@ struct CalibrationTally {
   /// Sum over runs of the set's inferred hypervolume (its truly feasible
   /// members' noise-free values at the target: the protocol's measure).
   double set_hv = 0.0;
-  /// The recommended set only, per constraint metric: sums of the
-  /// standardized error (truth - mean) / sd and of its square.
+  /// The recommended set only, per output (objectives, then constraint
+  /// metrics): sums of the standardized error (truth - mean) / sd and of its square.
   std::vector<double> z_sum, z_square;
   /// Leave-one-out errors over the replayed evaluations (rescue_cross_validate),
   /// per output (objectives then constraint metrics) at index group * P +
@@ -56,8 +58,7 @@ struct RunCalibration {
 
 /// Replays `run` and scores both models' recommended sets and `moves` random
 /// moves of each member at each of the unit-scale standard deviations 0.03
-/// and 0.1. Only for problems with constraints (Error(InvalidArgument)
-/// otherwise).
+/// and 0.1; without constraints, the set alone, every point feasible.
 RunCalibration calibrate_run(const RunResult& run, int moves = 10);
 
 struct StrategyCalibration {
@@ -69,10 +70,11 @@ struct StrategyCalibration {
 };
 
 /// Markdown: per problem and strategy, both models' sets (truly feasible
-/// share, mean predicted probability, standardized errors of each constraint
-/// metric), the own set's hypervolume against the shared one's paired over
-/// runs, the reliability of the probabilities (set and moves pooled), and
-/// the held-out errors of every output at the target and below it.
+/// share, mean predicted probability, standardized errors of each output),
+/// the own set's hypervolume against the shared one's paired over runs, the
+/// reliability of the probabilities (set and moves pooled; problems with
+/// constraints), and the held-out errors of every output at the target and
+/// below it.
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
 
 }  // namespace rescue::bench

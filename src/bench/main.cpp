@@ -110,14 +110,12 @@ void write_report(const std::string& dir, const std::string& file, const std::st
   std::cout << md;
 }
 
-// --feasibility-calibration: the run CSVs under cfg.out_dir of the problems
-// with constraints, replayed and scored (bench/feasibility_calibration.hpp).
+// --feasibility-calibration: the run CSVs under cfg.out_dir, replayed and
+// scored (bench/feasibility_calibration.hpp).
 int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
-  std::vector<rescue::bench::RunResult> runs;
-  for (rescue::bench::RunResult& r : rescue::bench::load_complete_runs(cfg))
-    if (rescue::bench::make_problem(r.spec.problem)->spec().num_constraints() > 0) runs.push_back(std::move(r));
+  std::vector<rescue::bench::RunResult> runs = rescue::bench::load_complete_runs(cfg);
   if (runs.empty()) {
-    std::cerr << "rescue-bench: no complete runs of a problem with constraints under " << cfg.out_dir << "/runs\n";
+    std::cerr << "rescue-bench: no complete runs under " << cfg.out_dir << "/runs\n";
     return 1;
   }
   std::vector<rescue::bench::RunCalibration> tallies(runs.size());
@@ -270,10 +268,10 @@ int main(int argc, char** argv) {
                "with a known graph: not the real-training ones)");
   bool calibration = false;
   app.add_flag("--feasibility-calibration", calibration,
-               "Instead of runs: replay the run CSVs under --out (problems with constraints) into fresh optimizers "
-               "and score the probability of feasibility at the target of the strategy's own model and of the shared "
-               "recommender against the truth, on their recommended sets and moves around them; writes "
-               "<out>/feasibility-calibration.md");
+               "Instead of runs: replay the run CSVs under --out into fresh optimizers and score the strategy's own "
+               "model and the shared recommender against the truth at the target on their recommended sets: each "
+               "output's standardized error and, where there are constraints, the probability of feasibility (also "
+               "on moves around the sets); writes <out>/feasibility-calibration.md");
   std::vector<int> batch_qs;
   int rounds = 10;
   std::vector<double> thresholds;

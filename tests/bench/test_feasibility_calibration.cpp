@@ -5,6 +5,8 @@
 
 #include "bench/bench_run.hpp"
 #include "bench/feasibility_calibration.hpp"
+#include "bench/problem_registry.hpp"
+#include "rescue.h"
 #include "problems/benchmark_problem.hpp"
 #include "tiny_run.hpp"
 #include "util/error.hpp"
@@ -118,7 +120,7 @@ TEST(FeasibilityCalibration, TheReplayRepeatsTheRunsObservations) {
 }
 
 // Both models are scored on their set and on 2 x `moves` moves of each member;
-// the set's tallies stay within it. A problem without constraints is refused.
+// the set's tallies stay within it. Every output has its standardized error.
 TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
   const RunResult run = run_benchmark(tiny_run("healthcare", "rescue"));
   ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
@@ -130,9 +132,12 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
     EXPECT_LE(t->set_feasible, t->set_points);
     EXPECT_GE(t->set_probability, 0.0);
     EXPECT_LE(t->set_probability, static_cast<double>(t->set_points));
-    ASSERT_EQ(t->z_sum.size(), 1u);
-    EXPECT_TRUE(std::isfinite(t->z_sum[0]));
-    EXPECT_GE(t->z_square[0] * static_cast<double>(t->set_points), t->z_sum[0] * t->z_sum[0] - 1e-6);
+    ASSERT_EQ(t->z_sum.size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_TRUE(std::isfinite(t->z_sum[k])) << k;
+      // Cauchy-Schwarz: (sum z)^2 <= n sum z^2.
+      EXPECT_GE(t->z_square[k] * static_cast<double>(t->set_points), t->z_sum[k] * t->z_sum[k] - 1e-6) << k;
+    }
     // Every replayed evaluation is held out once per output (healthcare has
     // two objectives and one constraint), at the target or below it.
     ASSERT_EQ(t->held_count.size(), 6u);
@@ -156,8 +161,50 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
   const std::string md3 = calibration_markdown({three}, "cmd");
   EXPECT_NE(md3.find("| hvkg | 3 | 2.000 | 0.0742 | 3 of 3 |"), std::string::npos) << md3;
 
-  const RunResult plain = run_benchmark(tiny_run("branin-currin", "random"));
-  EXPECT_THROW(calibrate_run(plain), Error);
+}
+
+// Without constraints every point is feasible; the objectives' standardized
+// errors at the set are those of the predictions at its members, which the
+// test recomputes from the replayed shared model's set and the truth.
+TEST(FeasibilityCalibration, ObjectiveErrorsWithoutConstraints) {
+  const RunResult run = run_benchmark(tiny_run("branin-currin", "hvkg"));
+  ASSERT_EQ(run.stop_reason.rfind("error", 0), std::string::npos) << run.stop_reason;
+  const RunCalibration c = calibrate_run(run, 2);
+  const auto problem = make_problem("branin-currin");
+  const ProblemSpec& spec = problem->spec();
+  const int d = spec.dim(), m = spec.num_objectives();
+  for (const CalibrationTally* t : {&c.own, &c.shared}) {
+    ASSERT_GT(t->set_points, 0);
+    EXPECT_EQ(t->set_feasible, t->set_points);
+    EXPECT_EQ(t->total(), t->set_points);  // no moves without constraints
+    ASSERT_EQ(t->z_sum.size(), static_cast<std::size_t>(m));
+  }
+  // The replay again, by hand: the shared model's set, its predictions and the truth.
+  RunSpec rs = run.spec;
+  rs.shared_recommender = true;
+  rs.budget += 2.0;
+  const std::unique_ptr<RunStart> start = start_run(rs, *problem);
+  for (const IterationRecord& it : run.iterations) {
+    const problems::Evaluation e = problem->evaluate_noisy(it.x.data(), it.fidelity, start->noise);
+    ASSERT_EQ(rescue_observe_at(start->shadow.o, it.x.data(), d, it.fidelity, e.y.data(), m, nullptr, 0, nullptr, 0),
+              RESCUE_OK);
+  }
+  int count = 0;
+  const std::vector<double> x = recommended_configurations(start->shadow.o, d, m, &count);
+  ASSERT_EQ(count, c.shared.set_points);
+  std::vector<double> s(count, spec.fidelity().target), mean(static_cast<std::size_t>(count) * m), sd(mean.size()),
+      pf(count);
+  ASSERT_EQ(rescue_predict(start->shadow.o, x.data(), count, d, s.data(), mean.data(), sd.data(), m, pf.data()),
+            RESCUE_OK);
+  std::vector<double> z_sum(m, 0.0);
+  for (int i = 0; i < count; ++i) {
+    const problems::Evaluation e = problem->evaluate(x.data() + static_cast<std::size_t>(i) * d, spec.fidelity().target);
+    for (int k = 0; k < m; ++k) z_sum[k] += (e.y[k] - mean[i * m + k]) / sd[i * m + k];
+  }
+  for (int k = 0; k < m; ++k) EXPECT_NEAR(c.shared.z_sum[k], z_sum[k], 1e-9 * (1.0 + std::abs(z_sum[k]))) << k;
+  const std::string md = calibration_markdown({{"branin-currin", "hvkg", c, {c.own.set_hv}, {c.shared.set_hv}}}, "cmd");
+  EXPECT_EQ(md.find("Reliability"), std::string::npos) << md;
+  EXPECT_NE(md.find("z of "), std::string::npos) << md;
 }
 
 }  // namespace
