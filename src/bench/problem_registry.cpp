@@ -80,8 +80,12 @@ const std::vector<problems::MaxHypervolume>& harness_max_hypervolumes() {
       // The forest problems: `forest_bench.R --check-max-hv --out DIR` (R's search of forest_hpo.R,
       // seeds 1 and 2, the first starting from every configuration of the run files under DIR).
       {"forest-hpo", 0.50531206328639677, 0.015521760896727299, forest_method, 2200},
-      {"forest-hpo-constrained", 0.0022572614037039787, 0.00038709516785348573,
-       forest_method + "; the first starting from 4732 configurations of run files", 8848},
+      // The runs' recommended sets are not in their files; two of them beat the searches by a fifth
+      // (rescue seed 8 and ehvi seed 18), so the value is the better of them and the precision that gap.
+      {"forest-hpo-constrained", 0.0027541490461514035, 0.00049688764244742482,
+       "the best recommended set of the 100 runs in docs/results (rescue seed 8, shared recommender); the "
+       "searches reached 0.0022573: " + forest_method + ", the first starting from 7026 configurations of run files",
+       11142},
   };
   return table;
 }
