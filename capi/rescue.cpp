@@ -199,9 +199,27 @@ void rescue_problem_free(rescue_problem* problem) { delete problem; }
 
 rescue_status rescue_problem_add_option(rescue_problem* problem, const char* name, double lower, double upper, int kind) {
   RESCUE_PROBLEM_CALL(problem, {
+    if (kind == RESCUE_CATEGORICAL)
+      rescue::fail(Status::InvalidArgument, "a categorical option needs its levels: add it with rescue_problem_add_categorical");
     if (kind < RESCUE_CONTINUOUS || kind > RESCUE_LOG_SCALE)
       rescue::fail(Status::InvalidArgument, "option kind " + std::to_string(kind) + " is not a rescue_option_kind");
     problem->spec.add_option(need_name(name, "option name"), lower, upper, static_cast<rescue::OptionKind>(kind));
+  });
+}
+
+rescue_status rescue_problem_add_categorical(rescue_problem* problem, const char* name, const char* const* labels, int n) {
+  RESCUE_PROBLEM_CALL(problem, {
+    const std::string option = need_name(name, "option name");
+    need(labels, "labels");
+    if (n < 2)
+      rescue::fail(Status::InvalidArgument, "categorical option '" + option + "' needs at least two levels (n = " +
+                                                std::to_string(n) + ")");
+    std::vector<std::string> l;
+    for (int k = 0; k < n; ++k) {
+      if (!labels[k]) rescue::fail(Status::NullPointer, "label " + std::to_string(k) + " of option '" + option + "' is NULL");
+      l.emplace_back(labels[k]);
+    }
+    problem->spec.add_categorical(option, l);
   });
 }
 
@@ -357,6 +375,22 @@ rescue_status rescue_option_info(const rescue_optimizer* opt, int index, double*
     if (upper) *upper = options[index].upper;
     if (kind) *kind = static_cast<int>(options[index].kind);
   });
+}
+
+int rescue_option_levels(const rescue_optimizer* opt, int index) {
+  if (!opt) return -1;
+  const auto& options = opt->engine->spec().options();
+  if (index < 0 || index >= static_cast<int>(options.size())) return -1;
+  return options[index].levels();
+}
+
+const char* rescue_option_label(const rescue_optimizer* opt, int index, int level) {
+  if (!opt) return nullptr;
+  const auto& options = opt->engine->spec().options();
+  if (index < 0 || index >= static_cast<int>(options.size())) return nullptr;
+  const auto& labels = options[index].labels;
+  if (level < 0 || level >= static_cast<int>(labels.size())) return nullptr;
+  return labels[level].c_str();
 }
 
 rescue_status rescue_constraint_info(const rescue_optimizer* opt, int index, double* threshold, int* sense) {

@@ -107,9 +107,17 @@ void new_problem_handle(const std::string& name, ProblemHandle& out) {
   const ProblemSpec& spec = problem->spec();
   check(rescue_problem_new(&out.p), "rescue_problem_new", kLastError);
   rescue_problem* p = out.p;
-  for (const OptionSpec& o : spec.options())
+  for (const OptionSpec& o : spec.options()) {
+    if (o.categorical()) {
+      std::vector<const char*> labels;
+      for (const auto& l : o.labels) labels.push_back(l.c_str());
+      check(rescue_problem_add_categorical(p, o.name.c_str(), labels.data(), o.levels()), "rescue_problem_add_categorical",
+            p);
+      continue;
+    }
     check(rescue_problem_add_option(p, o.name.c_str(), o.lower, o.upper, static_cast<int>(o.kind)),
           "rescue_problem_add_option", p);
+  }
   const FidelitySpec& f = spec.fidelity();
   if (f.discrete) {
     if (!f.single_level())

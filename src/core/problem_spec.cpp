@@ -79,9 +79,45 @@ void ProblemSpec::add_option(const std::string& name, double lower, double upper
       if (lower <= 0.0)
         fail(Status::InvalidArgument, "log-scale option '" + name + "' needs a positive lower bound");
       break;
+    case OptionKind::Categorical:
+      fail(Status::InvalidArgument, "categorical option '" + name + "' needs its levels (add it with rescue_problem_add_categorical)");
     default: fail(Status::InvalidArgument, "unknown option kind for '" + name + "'");
   }
-  options_.push_back({name, lower, upper, kind});
+  options_.push_back({name, lower, upper, kind, {}});
+}
+
+void ProblemSpec::add_categorical(const std::string& name, const std::vector<std::string>& labels) {
+  check_new_name(name, "option");
+  if (labels.size() < 2)
+    fail(Status::InvalidArgument, "categorical option '" + name + "' needs at least two levels (got " +
+                                      std::to_string(labels.size()) + ")");
+  // Indices must stay exact as doubles and as C ints.
+  if (labels.size() > (1u << 20))
+    fail(Status::OutOfRange, "categorical option '" + name + "' has more than 2^20 levels");
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    const std::string& l = labels[k];
+    if (l.empty()) fail(Status::InvalidArgument, "categorical option '" + name + "': level " + std::to_string(k) + " has an empty label");
+    if (l.find_first_of("\n\r\t") != std::string::npos)
+      fail(Status::InvalidArgument, "categorical option '" + name + "': label of level " + std::to_string(k) +
+                                        " must not contain control characters");
+    if (!is_valid_utf8(l))
+      fail(Status::InvalidArgument, "categorical option '" + name + "': label of level " + std::to_string(k) + " must be valid UTF-8");
+    for (std::size_t j = 0; j < k; ++j)
+      if (labels[j] == l)
+        fail(Status::InvalidArgument, "categorical option '" + name + "': label '" + l + "' is given twice (levels " +
+                                          std::to_string(j) + " and " + std::to_string(k) + ")");
+  }
+  options_.push_back({name, 0.0, static_cast<double>(labels.size() - 1), OptionKind::Categorical, labels});
+}
+
+std::vector<int> ProblemSpec::categorical_levels() const {
+  std::vector<int> out(options_.size(), 0);
+  for (std::size_t i = 0; i < options_.size(); ++i) out[i] = options_[i].levels();
+  return out;
+}
+
+bool ProblemSpec::has_categorical() const {
+  return std::any_of(options_.begin(), options_.end(), [](const OptionSpec& o) { return o.categorical(); });
 }
 
 void ProblemSpec::set_fidelity_range(double lower, double upper, double target) {
@@ -295,6 +331,9 @@ void ProblemSpec::check_config(const double* x) const {
                                    fmt17(o.upper) + "]");
     if (o.kind == OptionKind::Integer && x[i] != std::round(x[i]))
       fail(Status::InvalidArgument, "integer option '" + o.name + "' = " + fmt17(x[i]) + " is not an integer");
+    if (o.categorical() && x[i] != std::round(x[i]))
+      fail(Status::InvalidArgument, "categorical option '" + o.name + "' = " + fmt17(x[i]) +
+                                        " is not a level index (an integer from 0 to " + std::to_string(o.levels() - 1) + ")");
   }
 }
 
@@ -303,6 +342,8 @@ void ProblemSpec::to_unit(const double* x, double* u) const {
     const auto& o = options_[i];
     if (o.kind == OptionKind::LogScale)
       u[i] = (std::log(x[i]) - std::log(o.lower)) / (std::log(o.upper) - std::log(o.lower));
+    else if (o.categorical())
+      u[i] = categorical_unit(static_cast<int>(std::min(o.upper, std::max(0.0, std::round(x[i])))), o.levels());
     else
       u[i] = (x[i] - o.lower) / (o.upper - o.lower);
   }
@@ -314,6 +355,8 @@ void ProblemSpec::from_unit(const double* u, double* x) const {
     const double t = std::min(1.0, std::max(0.0, u[i]));
     if (o.kind == OptionKind::LogScale)
       x[i] = std::exp(std::log(o.lower) + t * (std::log(o.upper) - std::log(o.lower)));
+    else if (o.categorical())
+      x[i] = categorical_level(t, o.levels());
     else
       x[i] = o.lower + t * (o.upper - o.lower);
   }
@@ -324,7 +367,7 @@ void ProblemSpec::snap(double* x) const {
   for (std::size_t i = 0; i < options_.size(); ++i) {
     const auto& o = options_[i];
     double v = std::min(o.upper, std::max(o.lower, x[i]));
-    if (o.kind == OptionKind::Integer)
+    if (o.kind == OptionKind::Integer || o.categorical())
       v = std::min(std::floor(o.upper), std::max(std::ceil(o.lower), std::round(v)));
     x[i] = v;
   }

@@ -11,7 +11,7 @@
 
 namespace rescue {
 
-enum class OptionKind : int { Continuous = 0, Integer = 1, LogScale = 2 };
+enum class OptionKind : int { Continuous = 0, Integer = 1, LogScale = 2, Categorical = 3 };
 enum class Sense : int { Minimize = 0, Maximize = 1 };
 enum class ConstraintSense : int { GreaterEqual = 0, LessEqual = 1 };
 enum class CostKind : int { Exponential = 0, PerLevel = 1, Callback = 2 };
@@ -19,11 +19,27 @@ enum class CostKind : int { Exponential = 0, PerLevel = 1, Callback = 2 };
 /// Cost callback of the C ABI: cost of evaluating x (d values) at fidelity s.
 using CostCallback = double (*)(const double* x, int d, double s, void* user);
 
+/// Unit coordinate of level k of a categorical option with L levels: the
+/// middle of the k-th of L equal bins of [0, 1].
+inline double categorical_unit(int k, int L) { return (k + 0.5) / L; }
+/// The level whose bin holds the unit coordinate u (clipped to [0, 1]).
+inline int categorical_level(double u, int L) {
+  const double t = u * L;
+  return t <= 0.0 ? 0 : (t >= L ? L - 1 : static_cast<int>(t));
+}
+
+/// A categorical option holds the index of its level (0 .. labels.size() - 1)
+/// as its value; lower is 0 and upper the last index.
 struct OptionSpec {
   std::string name;
   double lower = 0.0;
   double upper = 1.0;
   OptionKind kind = OptionKind::Continuous;
+  std::vector<std::string> labels;  // the levels of a categorical option; empty otherwise
+
+  bool categorical() const { return kind == OptionKind::Categorical; }
+  /// Number of levels of a categorical option, 0 for the others.
+  int levels() const { return static_cast<int>(labels.size()); }
 };
 
 /// A directed edge between two named variables of the causal model.
@@ -81,6 +97,8 @@ class ProblemSpec {
  public:
   // ---- setters (validate, throw rescue::Error) ----
   void add_option(const std::string& name, double lower, double upper, OptionKind kind);
+  /// A categorical option with these levels (at least two, unique, non-empty).
+  void add_categorical(const std::string& name, const std::vector<std::string>& labels);
   void set_fidelity_range(double lower, double upper, double target);
   void set_fidelity_levels(const std::vector<double>& levels, double target);
   void set_cost_exponential(double rate);
@@ -114,6 +132,9 @@ class ProblemSpec {
 
   // ---- accessors ----
   int dim() const { return static_cast<int>(options_.size()); }
+  /// Per option, its number of levels if categorical, else 0.
+  std::vector<int> categorical_levels() const;
+  bool has_categorical() const;
   int num_objectives() const { return static_cast<int>(objectives_.size()); }
   int num_constraints() const { return static_cast<int>(constraints_.size()); }
   int num_indicators() const { return static_cast<int>(indicators_.size()); }
@@ -149,9 +170,12 @@ class ProblemSpec {
   /// Checks a configuration (bounds, finiteness, integrality); throws with a clear message.
   void check_config(const double* x) const;
   /// Maps x to [0, 1]^d (log options in log space) and back; integers are rounded on the way back.
+  /// Level k of a categorical option with L levels maps to the middle of the
+  /// k-th of L equal bins, (k + 0.5) / L, and every u in that bin maps back to
+  /// k: a uniform u draws every level with the same probability.
   void to_unit(const double* x, double* u) const;
   void from_unit(const double* u, double* x) const;
-  /// Rounds integer options and clips to bounds.
+  /// Rounds integer and categorical options and clips to bounds.
   void snap(double* x) const;
   /// Objective values in the internal minimization convention (maximized ones negated).
   double to_min(int m, double y) const {

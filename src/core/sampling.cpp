@@ -10,6 +10,9 @@ std::vector<double> sample_configuration(const ProblemSpec& spec, Rng& rng) {
   for (int i = 0; i < spec.dim(); ++i) {
     const OptionSpec& o = spec.options()[i];
     switch (o.kind) {
+      case OptionKind::Categorical:
+        x[i] = static_cast<double>(rng.below(static_cast<std::uint64_t>(o.levels())));
+        break;
       case OptionKind::Integer: {
         const double lo = std::ceil(o.lower), hi = std::floor(o.upper);
         x[i] = lo + static_cast<double>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1));

@@ -83,8 +83,11 @@ void check_evaluation(const ProblemSpec& p, const std::vector<double>& x, double
 json problem_to_json(const ProblemSpec& p) {
   json j;
   json opts = json::array();
-  for (const auto& o : p.options())
-    opts.push_back({{"name", o.name}, {"lower", o.lower}, {"upper", o.upper}, {"kind", static_cast<int>(o.kind)}});
+  for (const auto& o : p.options()) {
+    json oj = {{"name", o.name}, {"lower", o.lower}, {"upper", o.upper}, {"kind", static_cast<int>(o.kind)}};
+    if (o.categorical()) oj["labels"] = o.labels;
+    opts.push_back(std::move(oj));
+  }
   j["options"] = opts;
   const FidelitySpec& f = p.fidelity();
   j["fidelity"] = {{"discrete", f.discrete}, {"lower", f.lower}, {"upper", f.upper},
@@ -114,10 +117,20 @@ json problem_to_json(const ProblemSpec& p) {
 ProblemSpec problem_from_json(const json& j) {
   ProblemSpec p;
   const json& opts = array(j, "options");
-  for (const auto& o : opts)
-    p.add_option(text(field(o, "name"), "option name"), finite(field(o, "lower"), "option lower bound"),
-                 finite(field(o, "upper"), "option upper bound"),
-                 static_cast<OptionKind>(integer(field(o, "kind"), "option kind")));
+  for (const auto& o : opts) {
+    const auto kind = static_cast<OptionKind>(integer(field(o, "kind"), "option kind"));
+    if (kind == OptionKind::Categorical) {
+      const json& labels = array(o, "labels");
+      std::vector<std::string> l;
+      for (const auto& t : labels) l.push_back(text(t, "categorical level label"));
+      p.add_categorical(text(field(o, "name"), "option name"), l);
+      if (finite(field(o, "lower"), "option lower bound") != 0.0 || finite(field(o, "upper"), "option upper bound") != double(l.size() - 1))
+        corrupt("a categorical option's bounds do not match its levels");
+    } else {
+      p.add_option(text(field(o, "name"), "option name"), finite(field(o, "lower"), "option lower bound"),
+                   finite(field(o, "upper"), "option upper bound"), kind);
+    }
+  }
   const json& f = field(j, "fidelity");
   const json& disc = field(f, "discrete");
   if (!disc.is_boolean()) corrupt("fidelity.discrete is not a boolean");

@@ -52,6 +52,64 @@ TEST(Sampling, IntegerOptionsAreUniformOverTheirValues) {
   for (auto [value, c] : counts) EXPECT_NEAR(c / double(n), 0.25, 0.02) << value;
 }
 
+// Level k of L maps to the middle of the k-th of L bins, every u in the bin
+// maps back to k, and uniform draws (of configurations or of u) give every
+// level the same share.
+TEST(ProblemSpec, CategoricalLevelsMapToEqualBins) {
+  rescue::ProblemSpec p;
+  p.add_option("x", 0.0, 1.0, rescue::OptionKind::Continuous);
+  p.add_categorical("c", {"a", "b", "c", "d", "e"});
+  EXPECT_EQ(p.categorical_levels(), (std::vector<int>{0, 5}));
+  EXPECT_TRUE(p.has_categorical());
+  EXPECT_EQ(p.options()[1].lower, 0.0);
+  EXPECT_EQ(p.options()[1].upper, 4.0);
+  for (int k = 0; k < 5; ++k) {
+    const double x[2] = {0.5, double(k)};
+    double u[2], back[2];
+    p.to_unit(x, u);
+    EXPECT_DOUBLE_EQ(u[1], (k + 0.5) / 5.0);
+    for (double t : {k / 5.0, (k + 0.999) / 5.0}) {
+      const double w[2] = {0.5, t};
+      p.from_unit(w, back);
+      EXPECT_EQ(back[1], double(k)) << t;
+    }
+  }
+  const double ends[2] = {0.5, 1.0};
+  double back[2];
+  p.from_unit(ends, back);
+  EXPECT_EQ(back[1], 4.0);
+  double snapped[2] = {0.5, 2.6};
+  p.snap(snapped);
+  EXPECT_EQ(snapped[1], 3.0);
+  std::map<int, int> from_unit, sampled;
+  rescue::Rng rng(2);
+  for (int i = 0; i < 5000; ++i) {
+    const double w[2] = {rng.uniform(), rng.uniform()};
+    p.from_unit(w, back);
+    ++from_unit[static_cast<int>(back[1])];
+    ++sampled[static_cast<int>(rescue::sample_configuration(p, rng)[1])];
+  }
+  for (const auto* counts : {&from_unit, &sampled}) {
+    ASSERT_EQ(counts->size(), 5u);
+    for (const auto& [level, n] : *counts) {
+      EXPECT_GE(level, 0);
+      EXPECT_LE(level, 4);
+      EXPECT_NEAR(n, 1000, 120);  // about 4 standard deviations
+    }
+  }
+  const double fractional[2] = {0.5, 1.5};
+  try {
+    p.check_config(fractional);
+    ADD_FAILURE() << "a fractional level was accepted";
+  } catch (const rescue::Error& e) {
+    EXPECT_EQ(e.status(), rescue::Status::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("not a level index (an integer from 0 to 4)"), std::string::npos) << e.what();
+  }
+  // A numeric option cannot be declared categorical without its levels.
+  EXPECT_THROW(p.add_option("k", 0.0, 3.0, rescue::OptionKind::Categorical), rescue::Error);
+  EXPECT_EQ(p.dim(), 2);
+}
+
 TEST(Sampling, FidelityNeverExceedsTheAffordableCost) {
   auto p = spec3();
   rescue::Rng rng(3);
