@@ -1,5 +1,6 @@
 #include "gp/multi_fidelity_gp.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -66,6 +67,13 @@ MultiFidelityGp::MultiFidelityGp(int num_inputs, int num_outputs, GpOptions opti
     fail(Status::InvalidArgument, "gp: the target fidelity must be finite (or NaN for none)");
   if (options.cold_starts < 1 || options.warm_starts < 1)
     fail(Status::InvalidArgument, "gp: start counts must be at least 1");
+  const auto& cat = options.categorical_levels;
+  if (static_cast<int>(cat.size()) > num_inputs - 1)
+    fail(Status::SizeMismatch, "gp: more categorical entries than configuration inputs");
+  for (int L : cat)
+    if (L < 0 || L == 1) fail(Status::InvalidArgument, "gp: a categorical input needs at least two levels");
+  if (std::any_of(cat.begin(), cat.end(), [](int L) { return L > 0; }))
+    categorical_ = Eigen::Map<const Eigen::VectorXi>(cat.data(), static_cast<Eigen::Index>(cat.size()));
   hp_ = default_hyperparameters();
 }
 
@@ -267,10 +275,11 @@ Eigen::MatrixXd MultiFidelityGp::input_kernel(const Eigen::MatrixXd& Z1, const E
   Eigen::MatrixXd K;
   if (num_positions() > 0) {
     const Eigen::MatrixXd W1 = warped(Z1, h);
-    K = same ? input_fidelity_kernel(W1, W1, h.log_lengthscale)
-             : input_fidelity_kernel(W1, warped(Z2, h), h.log_lengthscale);
+    K = same ? input_fidelity_kernel(W1, W1, h.log_lengthscale, categorical_)
+             : input_fidelity_kernel(W1, warped(Z2, h), h.log_lengthscale, categorical_);
   } else {
-    K = input_fidelity_kernel(Z1, Z2, h.log_lengthscale);
+    K = same ? input_fidelity_kernel(Z1, Z1, h.log_lengthscale, categorical_)
+             : input_fidelity_kernel(Z1, Z2, h.log_lengthscale, categorical_);
   }
   if (links_target()) {
     const auto t1 = at_target(Z1, opt_.target_fidelity);
@@ -332,7 +341,7 @@ double MultiFidelityGp::likelihood(const Hyperparameters& h, GramFactor* factor_
   const bool warp = num_positions() > 0;
   const Eigen::MatrixXd Xw = warp ? warped(X_, h) : Eigen::MatrixXd();
   const Eigen::MatrixXd& Xk = warp ? Xw : X_;
-  const Eigen::MatrixXd Kx0 = input_fidelity_kernel(Xk, Xk, h.log_lengthscale);
+  const Eigen::MatrixXd Kx0 = input_fidelity_kernel(Xk, Xk, h.log_lengthscale, categorical_);
   Eigen::MatrixXd Kx = Kx0;
   if (links_target()) {
     const auto t = at_target(X_, opt_.target_fidelity);
@@ -507,7 +516,7 @@ void MultiFidelityGp::gradient(const Hyperparameters& h, const Terms& t, const E
     grad_link = (1.0 - gamma * gamma) * dtheta;
   }
   grad.segment(layout_.ls_offset(), D_) =
-      lengthscale_gradient(Xk, links_target() ? Gl : t.G, h.log_lengthscale, warp ? &fid_grad : nullptr);
+      lengthscale_gradient(Xk, links_target() ? Gl : t.G, h.log_lengthscale, warp ? &fid_grad : nullptr, categorical_);
   if (layout_.target_link_offset() >= 0) grad[layout_.target_link_offset()] = grad_link;
   if (warp) add_position_gradient(h, fid_grad, grad);
   // B = L L^T + diag(kappa): d/dL = Stot L, d/dlog kappa_m = 1/2 Stot_mm kappa_m.

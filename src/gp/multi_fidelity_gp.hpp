@@ -84,6 +84,10 @@ struct GpOptions {
   /// s cannot say so without also separating the cheap fidelities from each
   /// other, gamma can, from the target's own rows.
   double target_fidelity = std::numeric_limits<double>::quiet_NaN();
+  /// Per configuration input (the first d columns), its number of levels if
+  /// it is categorical, else 0; empty when none is. A categorical input holds
+  /// (k + 0.5) / L for level k and enters the kernel by overlap (kernel.hpp).
+  std::vector<int> categorical_levels;
   bool allow_kronecker = true;     // use the Kronecker factor when it applies
   /// L-BFGS starts of the first fit, and of a refit of a model fitted on
   /// fewer than 16 rows once the data cross a power of two (which adds the
@@ -338,6 +342,7 @@ class MultiFidelityGp {
 
   int D_, P_, R_;
   GpOptions opt_;
+  CategoricalLevels categorical_;  // opt_.categorical_levels for the kernel
   ParameterLayout layout_;
   MeanHook mean_hook_;
   KernelHook kernel_hook_;

@@ -87,6 +87,7 @@ struct Reference {
   double anchor = 1.0;  // GpOptions::fidelity_anchor
   std::vector<double> levels;  // GpOptions::fidelity_levels (positions: h.fidelity_position)
   double target = std::numeric_limits<double>::quiet_NaN();  // GpOptions::target_fidelity
+  std::vector<int> categorical;  // GpOptions::categorical_levels
 
   /// The fidelity as k_fid sees it: linear interpolation through the points
   /// (level, its position), the end levels fixed, slope 1 beyond them.
@@ -109,6 +110,13 @@ struct Reference {
     const Eigen::Index D = a.size();
     double r2 = 0.0;
     for (Eigen::Index j = 0; j + 1 < D; ++j) {
+      const int L = j < Eigen::Index(categorical.size()) ? categorical[j] : 0;
+      if (L > 0) {
+        // Overlap: exp(-1 / l) for different levels (the bins of width 1 / L).
+        const bool differ = std::floor(a[j] * L) != std::floor(b[j] * L);
+        r2 += differ ? 2.0 / std::exp(h.log_lengthscale[j]) : 0.0;
+        continue;
+      }
       const double t = (a[j] - b[j]) / std::exp(h.log_lengthscale[j]);
       r2 += t * t;
     }

@@ -25,7 +25,10 @@ struct Case {
   bool expect_kronecker;
   std::vector<double> levels = {};  // learned fidelity positions of the interior levels
   double target = std::numeric_limits<double>::quiet_NaN();  // with a target correlation
+  std::vector<int> categorical = {};  // levels per configuration input (0: continuous)
 };
+
+constexpr double kNoTarget = std::numeric_limits<double>::quiet_NaN();
 
 std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
 
@@ -35,6 +38,14 @@ class GpReference : public ::testing::TestWithParam<Case> {
     const Case& c = GetParam();
     Rng rng(1234 + c.n + 7 * c.P + 31 * c.d);
     X = testing::uniform_matrix(c.n, c.d + 1, rng);
+    // A categorical input holds the middle of its level's bin; with few
+    // levels, many pairs share one.
+    auto to_levels = [&](Eigen::MatrixXd& A) {
+      for (std::size_t j = 0; j < c.categorical.size(); ++j)
+        if (const int L = c.categorical[j]; L > 0)
+          for (Eigen::Index i = 0; i < A.rows(); ++i) A(i, Eigen::Index(j)) = (std::floor(A(i, Eigen::Index(j)) * L) + 0.5) / L;
+    };
+    to_levels(X);
     Y = testing::smooth_outputs(X, c.P, rng);
     for (Eigen::Index i = 1; i < Y.rows(); ++i)
       for (int m = 0; m < c.P; ++m)
@@ -53,6 +64,7 @@ class GpReference : public ::testing::TestWithParam<Case> {
       X(i, c.d) = c.levels[static_cast<std::size_t>(i / 2) % c.levels.size()];
     // With a target, every third row is at it (some of them on a level too).
     opt.target_fidelity = c.target;
+    opt.categorical_levels = c.categorical;
     for (Eigen::Index i = 0; i < X.rows() && !std::isnan(c.target); i += 3) X(i, c.d) = c.target;
     gp = std::make_unique<MultiFidelityGp>(c.d + 1, c.P, opt);
     if (c.mean_hook) gp->set_mean_hook(testing::test_mean_hook(c.P));
@@ -76,7 +88,9 @@ class GpReference : public ::testing::TestWithParam<Case> {
     ref.anchor = 0.8;
     ref.levels = c.levels;
     ref.target = c.target;
+    ref.categorical = c.categorical;
     Z = testing::uniform_matrix(5, c.d + 1, rng);
+    to_levels(Z);
     if (!std::isnan(c.target)) Z(1, c.d) = Z(3, c.d) = c.target;
   }
   Eigen::MatrixXd X, Y, Z;
@@ -334,7 +348,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"rbf_target_kronecker", 0.0, false, false, true, 2, 2, 14, true, {}, 1.0},
         Case{"rbf_target_missing_hooks", 0.2, true, true, true, 3, 3, 12, false, {}, 0.7},
         Case{"rbf_target_few_missing", 0.1, false, false, true, 2, 2, 20, false, {}, 1.0},
-        Case{"rbf_target_levels_missing", 0.2, true, false, true, 2, 3, 12, false, {0.0, 0.4, 1.0}, 1.0}),
+        Case{"rbf_target_levels_missing", 0.2, true, false, true, 2, 3, 12, false, {0.0, 0.4, 1.0}, 1.0},
+        Case{"mixed_kronecker", 0.0, false, false, true, 3, 2, 14, true, {}, kNoTarget, {3, 0, 2}},
+        Case{"mixed_missing_hooks", 0.2, true, true, true, 3, 3, 12, false, {}, kNoTarget, {0, 4, 0}},
+        Case{"mixed_target_levels_missing", 0.2, true, false, true, 2, 3, 12, false, {0.0, 0.4, 1.0}, 1.0, {2, 3}},
+        Case{"categorical_only_dense", 0.0, false, false, false, 2, 2, 12, false, {}, kNoTarget, {3, 2}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
