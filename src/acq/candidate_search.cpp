@@ -53,11 +53,75 @@ double evaluate(const RefineContext& c, const double* v) {
   return value;
 }
 
-double nlopt_objective(unsigned n, const double* v, double* grad, void* data) {
-  (void)n;
+// The local search moves only the continuous coordinates (and a continuous
+// fidelity); categorical levels are held where the level search left them.
+struct ReducedContext {
+  const RefineContext* c;
+  std::vector<int> free;   // coordinates of v moved by the local search
+  std::vector<double> v;   // the full point (d values, then the unit fidelity if searched)
+};
+
+double nlopt_objective(unsigned n, const double* w, double* grad, void* data) {
   (void)grad;
-  const double value = evaluate(*static_cast<RefineContext*>(data), v);
+  auto* r = static_cast<ReducedContext*>(data);
+  for (unsigned k = 0; k < n; ++k) r->v[static_cast<std::size_t>(r->free[k])] = w[k];
+  const double value = evaluate(*r->c, r->v.data());
   return std::isfinite(value) ? value : -1e300;
+}
+
+// Level search of the categorical options from v (full point): every
+// combination of levels when there are at most kEnumerateLevels of them,
+// otherwise passes of single-option moves (each option to each other level,
+// keeping a move that improves) until a pass improves nothing.
+constexpr double kEnumerateLevels = 16;
+constexpr int kLevelPasses = 3;
+
+void search_levels(const RefineContext& c, std::vector<double>& v, double& value) {
+  const auto& options = c.spec->options();
+  std::vector<int> cat;
+  double combos = 1;
+  for (int j = 0; j < c.d; ++j)
+    if (options[j].categorical()) {
+      cat.push_back(j);
+      combos *= options[j].levels();
+    }
+  if (cat.empty()) return;
+  auto unit_level = [&](int j, int k) { return categorical_unit(k, options[j].levels()); };
+  if (combos <= kEnumerateLevels) {
+    std::vector<int> k(cat.size(), 0);
+    const std::vector<double> start = v;
+    while (true) {
+      std::vector<double> w = start;
+      for (std::size_t i = 0; i < cat.size(); ++i) w[cat[i]] = unit_level(cat[i], k[i]);
+      const double t = evaluate(c, w.data());
+      if (t > value) {
+        value = t;
+        v = w;
+      }
+      std::size_t i = 0;
+      while (i < cat.size() && ++k[i] == options[cat[i]].levels()) k[i++] = 0;
+      if (i == cat.size()) break;
+    }
+    return;
+  }
+  for (int pass = 0; pass < kLevelPasses; ++pass) {
+    bool improved = false;
+    for (int j : cat) {
+      const int current = categorical_level(v[j], options[j].levels());
+      for (int k = 0; k < options[j].levels(); ++k) {
+        if (k == current) continue;
+        std::vector<double> w = v;
+        w[j] = unit_level(j, k);
+        const double t = evaluate(c, w.data());
+        if (t > value) {
+          value = t;
+          v = std::move(w);
+          improved = true;
+        }
+      }
+    }
+    if (!improved) break;
+  }
 }
 
 }  // namespace
@@ -111,17 +175,26 @@ SearchResult maximize_acquisition(const ProblemSpec& spec, const AcquisitionFn& 
     RefineContext ctx{&spec, &f, &options, d, continuous_s, st.s, &evaluations, &best};
     std::vector<double> v = st.u;
     if (continuous_s) v.push_back((st.s - fid.lower) / (fid.upper - fid.lower));
+    double value = st.value;
+    search_levels(ctx, v, value);
+    ReducedContext reduced{&ctx, {}, v};
+    for (int j = 0; j < dims; ++j)
+      if (j == d || !spec.options()[j].categorical()) reduced.free.push_back(j);
+    const int n = static_cast<int>(reduced.free.size());
+    if (n == 0) continue;
+    std::vector<double> w;
+    for (int j : reduced.free) w.push_back(v[j]);
     // BOBYQA needs at least two variables; Nelder-Mead serves one.
-    nlopt_opt opt = nlopt_create(dims >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_NELDERMEAD, static_cast<unsigned>(dims));
+    nlopt_opt opt = nlopt_create(n >= 2 ? NLOPT_LN_BOBYQA : NLOPT_LN_NELDERMEAD, static_cast<unsigned>(n));
     if (!opt) break;
-    std::vector<double> lo(dims, 0.0), hi(dims, 1.0), step(dims, 0.05);
+    std::vector<double> lo(n, 0.0), hi(n, 1.0), step(n, 0.05);
     nlopt_set_lower_bounds(opt, lo.data());
     nlopt_set_upper_bounds(opt, hi.data());
     nlopt_set_initial_step(opt, step.data());
-    nlopt_set_max_objective(opt, nlopt_objective, &ctx);
+    nlopt_set_max_objective(opt, nlopt_objective, &reduced);
     nlopt_set_maxeval(opt, options.refine_evals);
-    double value = 0.0;
-    nlopt_optimize(opt, v.data(), &value);  // the best point seen is tracked in ctx
+    double found = 0.0;
+    nlopt_optimize(opt, w.data(), &found);  // the best point seen is tracked in ctx
     nlopt_destroy(opt);
   }
   SearchResult out;

@@ -63,9 +63,27 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   problem.n_obj = M;
   problem.lower.assign(d, 0.0);
   problem.upper.assign(d, 1.0);
+  // A categorical option is searched by its level index (unordered, moo::Nsga2Problem::categorical).
+  const auto& opts = spec.options();
+  if (spec.has_categorical()) {
+    problem.categorical.assign(d, false);
+    for (int j = 0; j < d; ++j)
+      if (opts[j].categorical()) {
+        problem.categorical[j] = true;
+        problem.upper[j] = opts[j].levels() - 1;
+      }
+  }
+  // The search's variables to unit coordinates (level index to its bin's middle).
+  auto as_unit = [&](const double* v, double* u) {
+    for (int j = 0; j < d; ++j)
+      u[j] = opts[j].categorical() ? categorical_unit(static_cast<int>(v[j]), opts[j].levels()) : v[j];
+  };
+  auto as_variables = [&](const double* u, double* v) {
+    for (int j = 0; j < d; ++j) v[j] = opts[j].categorical() ? categorical_level(u[j], opts[j].levels()) : u[j];
+  };
   // Integer options are searched on the snapped values so that the model is
   // evaluated where a configuration could really be.
-  std::vector<double> snapped(d), unit(d);
+  std::vector<double> snapped(d), unit(d), raw(d);
   Eigen::MatrixXd z(1, d + 1);
   // A constraint holds with probability at least p where its mean, moved by
   // the normal quantile z_p standard deviations towards the threshold's wrong
@@ -73,8 +91,9 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   // and the variance is not computed.
   const int Q = spec.num_constraints();
   const double z_p = Q > 0 && options.feasibility != 0.5 ? Eigen::numext::ndtri(options.feasibility) : 0.0;
-  problem.evaluate = [&](const double* u, double* f, double* violation) {
-    spec.from_unit(u, snapped.data());
+  problem.evaluate = [&](const double* v, double* f, double* violation) {
+    as_unit(v, raw.data());
+    spec.from_unit(raw.data(), snapped.data());
     spec.to_unit(snapped.data(), unit.data());
     for (int j = 0; j < d; ++j) z(0, j) = unit[j];
     z(0, d) = s_unit;
@@ -94,7 +113,8 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   for (const auto& o : observations) {
     if (o.failed) continue;
     spec.to_unit(o.x.data(), unit.data());
-    seeds.insert(seeds.end(), unit.begin(), unit.end());
+    as_variables(unit.data(), raw.data());
+    seeds.insert(seeds.end(), raw.begin(), raw.end());
   }
   const std::size_t n_seeds = std::min<std::size_t>(seeds.size() / std::max(d, 1), options.population);
   moo::Nsga2Options nopt;
@@ -108,7 +128,8 @@ std::optional<ParetoSet> recommend_from_model(const ProblemSpec& spec, const Sur
   for (std::size_t i : res.first_front) {
     if (res.violation[i] > 0.0) continue;
     std::vector<double> x(d);
-    spec.from_unit(&res.x[i * d], x.data());
+    as_unit(&res.x[i * d], raw.data());
+    spec.from_unit(raw.data(), x.data());
     if (std::find(xs.begin(), xs.end(), x) != xs.end()) continue;
     xs.push_back(std::move(x));
     fs.insert(fs.end(), &res.f[i * M], &res.f[i * M] + M);

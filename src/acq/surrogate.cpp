@@ -93,6 +93,8 @@ Surrogate::Surrogate(const ProblemSpec& spec, gp::GpOptions options)
     for (double s : f.levels) options_.fidelity_levels.push_back(f.unit(s));
     std::sort(options_.fidelity_levels.begin(), options_.fidelity_levels.end());
   }
+  // Categorical options are compared by level, never by distance.
+  if (spec.has_categorical()) options_.categorical_levels = spec.categorical_levels();
   // And gp.target_correlation: how far the target agrees with the other fidelities.
   if (spec.param("gp.target_correlation") == 1.0 && !f.single_level()) options_.target_fidelity = target_unit_;
 }

@@ -137,6 +137,7 @@ moo::Nsga2Result run_nsga2(const Subspace& sub, TargetFunction& fn, int populati
     pb.lower.push_back(o.lower);
     pb.upper.push_back(o.upper);
     pb.integer.push_back(o.kind == OptionKind::Integer);
+    pb.categorical.push_back(o.categorical());
   }
   std::vector<double> x;
   sub.from_unit(std::vector<double>(pb.n_var, 0.0).data(), x);

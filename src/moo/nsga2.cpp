@@ -26,8 +26,10 @@ class Runner {
     lo_ = pb_.lower;
     hi_ = pb_.upper;
     is_int_.assign(d_, false);
+    is_cat_.assign(d_, false);
     for (std::size_t j = 0; j < d_; ++j) {
-      if (!pb_.integer.empty() && pb_.integer[j]) {
+      if (!pb_.categorical.empty() && pb_.categorical[j]) is_cat_[j] = true;
+      if ((!pb_.integer.empty() && pb_.integer[j]) || is_cat_[j]) {
         is_int_[j] = true;
         lo_[j] = std::ceil(lo_[j]);
         hi_[j] = std::floor(hi_[j]);
@@ -104,6 +106,8 @@ class Runner {
       fail(Status::SizeMismatch, "nsga2: bounds must have n_var = " + std::to_string(d_) + " values");
     if (!pb_.integer.empty() && pb_.integer.size() != d_)
       fail(Status::SizeMismatch, "nsga2: integer flags must be empty or have n_var values");
+    if (!pb_.categorical.empty() && pb_.categorical.size() != d_)
+      fail(Status::SizeMismatch, "nsga2: categorical flags must be empty or have n_var values");
     for (std::size_t j = 0; j < d_; ++j) {
       if (!std::isfinite(pb_.lower[j]) || !std::isfinite(pb_.upper[j]))
         fail(Status::NonFinite, "nsga2: the bounds of variable " + std::to_string(j) + " are not finite");
@@ -189,6 +193,11 @@ class Runner {
     const double e = opt_.eta_crossover + 1.0;
     for (std::size_t j = 0; j < d_; ++j) {
       if (rng_.uniform() > 0.5 || std::fabs(p1[j] - p2[j]) <= 1e-14) continue;
+      if (is_cat_[j]) {  // the values trade places: uniform crossover
+        c1[j] = p2[j];
+        c2[j] = p1[j];
+        continue;
+      }
       const double y1 = std::min(p1[j], p2[j]), y2 = std::max(p1[j], p2[j]);
       const double lo = lo_[j], hi = hi_[j];
       const double u = rng_.uniform();
@@ -219,6 +228,12 @@ class Runner {
       if (rng_.uniform() >= pm_) continue;
       const double lo = lo_[j], hi = hi_[j];
       if (hi <= lo) continue;
+      if (is_cat_[j]) {  // another value, each as likely
+        const auto others = static_cast<std::uint64_t>(hi - lo);
+        const double k = lo + static_cast<double>(rng_.below(others));
+        x[j] = k >= x[j] ? k + 1.0 : k;
+        continue;
+      }
       const double y = x[j];
       const double d1 = (y - lo) / (hi - lo), d2 = (hi - y) / (hi - lo);
       const double u = rng_.uniform();
@@ -263,7 +278,7 @@ class Runner {
   Rng& rng_;
   std::size_t d_, m_;
   std::vector<double> lo_, hi_;
-  std::vector<bool> is_int_;
+  std::vector<bool> is_int_, is_cat_;
   double pm_ = 0.0;
   std::size_t evaluations_ = 0;
 };

@@ -25,6 +25,11 @@ struct Nsga2Problem {
   std::vector<double> lower;  ///< n_var lower bounds
   std::vector<double> upper;  ///< n_var upper bounds (>= lower)
   std::vector<bool> integer;  ///< empty, or n_var flags: variable takes integer values
+  /// Empty, or n_var flags: the variable is categorical, one of the integers in
+  /// its bounds without an order. Crossover passes its value from either parent
+  /// unchanged (uniform crossover) and mutation draws another value uniformly,
+  /// so a child never holds a value between two levels.
+  std::vector<bool> categorical;
   Nsga2Objective evaluate;
 };
 

@@ -162,6 +162,51 @@ TEST(Nsga2, RespectsBoundsAndIntegerVariables) {
   EXPECT_TRUE(saw_interior);
 }
 
+// A categorical variable has no order: the best level (3) sits between the
+// two worst (2 and 4), and every member starts at level 2. Mutation to any
+// other level and uniform crossover still reach it, and no member ever holds a
+// value between levels.
+TEST(Nsga2, CategoricalVariablesTakeLevelsOnlyAndFindTheBest) {
+  const double penalty[] = {0.5, 0.4, 2.0, 0.0, 2.0, 0.3};
+  Nsga2Problem p;
+  p.n_var = 2;
+  p.n_obj = 2;
+  p.lower = {0.0, 0.0};
+  p.upper = {1.0, 5.0};
+  p.categorical = {false, true};
+  int fractional = 0;
+  p.evaluate = [&](const double* x, double* f, double*) {
+    if (x[1] != std::round(x[1]) || x[1] < 0.0 || x[1] > 5.0) {
+      ++fractional;
+      f[0] = f[1] = 10.0;
+      return;
+    }
+    const double pen = penalty[static_cast<int>(x[1])];
+    f[0] = x[0] + pen;
+    f[1] = 1.0 - x[0] + pen;
+  };
+  std::vector<double> initial;
+  for (int i = 0; i < 30; ++i) {
+    initial.push_back(i / 29.0);
+    initial.push_back(2.0);
+  }
+  Rng rng(9);
+  Nsga2Options opt;
+  opt.population = 30;
+  opt.generations = 40;
+  const auto r = nsga2(p, opt, rng, initial.data(), 30);
+  EXPECT_EQ(fractional, 0);
+  ASSERT_GE(r.first_front.size(), 10u);
+  for (std::size_t i : r.first_front) EXPECT_EQ(r.x[i * 2 + 1], 3.0);
+  // Level counts of the whole final population: mutation kept other levels
+  // in play, all of them integral.
+  for (std::size_t i = 0; i < r.size; ++i) EXPECT_EQ(r.x[i * 2 + 1], std::round(r.x[i * 2 + 1]));
+  Nsga2Problem bad = p;
+  bad.categorical = {true};
+  Rng rng2(1);
+  EXPECT_THROW(nsga2(bad, opt, rng2), Error);
+}
+
 TEST(Nsga2, DeterministicForASeed) {
   Nsga2Options opt;
   opt.population = 30;
