@@ -21,7 +21,20 @@ namespace rescue::acq {
 std::string fidelity_variable_name(const ProblemSpec& spec);
 
 /// The variables of the causal table: options, fidelity, indicators, objectives, constraints.
+/// A categorical option with L levels enters as L - 1 indicator variables "name=label" of
+/// its levels 1 .. L - 1 (level 0 is the baseline, where all are 0): the linear tests
+/// of discovery and the structural equations then see each level's own effect, without
+/// an order among the levels that their indices would impose. Every other option is
+/// one variable of its own name.
 std::vector<causal::Variable> causal_variables(const ProblemSpec& spec);
+
+/// Number of option columns of the causal table (causal_variables).
+int causal_option_columns(const ProblemSpec& spec);
+/// The n x causal_option_columns(spec) option columns of configurations X (n x d, user units).
+Eigen::MatrixXd encode_options(const ProblemSpec& spec, const Eigen::MatrixXd& X);
+/// Edges between named variables with each edge from a categorical option's
+/// name replaced by one edge from each of its indicator variables.
+std::vector<EdgeSpec> expand_option_edges(const ProblemSpec& spec, const std::vector<EdgeSpec>& edges);
 
 /// Table of the first `n_logs` observational rows (same column order) and the
 /// successful observations among the first `n_obs`. Rows missing an objective or constraint

@@ -10,9 +10,11 @@
 namespace rescue::acq {
 namespace {
 
-std::vector<causal::NamedEdge> named(const std::vector<EdgeSpec>& edges) {
+// Edges by variable name, an edge from a categorical option standing for one
+// from each of its level indicators (causal_variables).
+std::vector<causal::NamedEdge> named(const ProblemSpec& spec, const std::vector<EdgeSpec>& edges) {
   std::vector<causal::NamedEdge> out;
-  for (const auto& e : edges) out.push_back({e.from, e.to});
+  for (const auto& e : expand_option_edges(spec, edges)) out.push_back({e.from, e.to});
   return out;
 }
 
@@ -44,8 +46,8 @@ gp::GpOptions mf_cgp_options(const ProblemSpec& spec, const RescueOptions& optio
 
 void validate_causal_knowledge(const ProblemSpec& spec) {
   const std::vector<causal::Variable> vars = causal_variables(spec);
-  const causal::StructuralConstraints constraints(vars, named(spec.required_edges()), named(spec.forbidden_edges()));
-  if (spec.has_user_dag()) constraints.check(causal::Graph::dag_from_edges(vars, named(spec.user_dag())));
+  const causal::StructuralConstraints constraints(vars, named(spec, spec.required_edges()), named(spec, spec.forbidden_edges()));
+  if (spec.has_user_dag()) constraints.check(causal::Graph::dag_from_edges(vars, named(spec, spec.user_dag())));
 }
 
 Rescue::Rescue(const ProblemSpec& spec, const RescueOptions& options)
@@ -112,9 +114,9 @@ std::shared_ptr<CausalPrior> learn_prior(const ProblemSpec& spec, const RescueOp
   // parent scales (a fidelity that multiplies the effects of options).
   o.scm.equations.interactions = true;
   o.seed = spec.seed();
-  if (knowledge.has_dag) o.user_dag = named(knowledge.dag);
-  o.required = named(knowledge.required);
-  o.forbidden = named(knowledge.forbidden);
+  if (knowledge.has_dag) o.user_dag = named(spec, knowledge.dag);
+  o.required = named(spec, knowledge.required);
+  o.forbidden = named(spec, knowledge.forbidden);
   try {
     // The paper's fixed form queries f_do(x, s) at the queried fidelity; the
     // calibrated prior at the target (CausalPrior).
