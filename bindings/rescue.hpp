@@ -205,6 +205,13 @@ class Problem {
   void addOption(const std::string& name, double lower, double upper, int kind = RESCUE_CONTINUOUS) {
     check(rescue_problem_add_option(handle(), name.c_str(), lower, upper, kind));
   }
+  /** A categorical option: its slot in every configuration holds the 0-based index of a label. */
+  void addCategorical(const std::string& name, const std::vector<std::string>& labels) {
+    std::vector<const char*> c;
+    for (const auto& l : labels) c.push_back(l.c_str());
+    check(rescue_problem_add_categorical(handle(), name.c_str(), c.empty() ? nullptr : c.data(),
+                                         static_cast<int>(c.size())));
+  }
   void setFidelityRange(double lower, double upper, double target) {
     check(rescue_problem_set_fidelity_range(handle(), lower, upper, target));
   }
@@ -356,6 +363,14 @@ class Optimizer {
     OptionInfo info;
     check(rescue_option_info(h(), index, &info.lower, &info.upper, &info.kind));
     return info;
+  }
+  /** The labels of a categorical option, by level index (empty for any other option). */
+  std::vector<std::string> optionLabels(int index) const {
+    const int n = rescue_option_levels(h(), index);
+    if (n < 0) throw Error(RESCUE_ERR_OUT_OF_RANGE, "option index " + std::to_string(index) + " is out of range");
+    std::vector<std::string> out;
+    for (int k = 0; k < n; ++k) out.push_back(detail::text(rescue_option_label(h(), index, k)));
+    return out;
   }
   ConstraintInfo constraintInfo(int index) const {
     ConstraintInfo info;

@@ -171,6 +171,41 @@ static char rescue_r_message[4096];
 %enddef
 RESCUE_JAVA_ARRAY(double, jdoubleArray, jdouble, double[], GetDoubleArrayRegion, SetDoubleArrayRegion, NewDoubleArray)
 RESCUE_JAVA_ARRAY(int, jintArray, jint, int[], GetIntArrayRegion, SetIntArrayRegion, NewIntArray)
+/* Labels: String[] both ways. */
+%typemap(jni) std::vector<std::string>, const std::vector<std::string>& "jobjectArray"
+%typemap(jtype) std::vector<std::string>, const std::vector<std::string>& "String[]"
+%typemap(jstype) std::vector<std::string>, const std::vector<std::string>& "String[]"
+%typemap(javain) const std::vector<std::string>& "$javainput"
+%typemap(javaout) std::vector<std::string> { return $jnicall; }
+%typemap(in) const std::vector<std::string>& (std::vector<std::string> tmp) {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null array");
+    return $null;
+  }
+  const jsize n = jenv->GetArrayLength($input);
+  for (jsize i = 0; i < n; ++i) {
+    jstring js = static_cast<jstring>(jenv->GetObjectArrayElement($input, i));
+    if (!js) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null label");
+      return $null;
+    }
+    const char* c = jenv->GetStringUTFChars(js, nullptr);
+    if (!c) return $null;  /* OutOfMemoryError is pending */
+    tmp.emplace_back(c);
+    jenv->ReleaseStringUTFChars(js, c);
+    jenv->DeleteLocalRef(js);
+  }
+  $1 = &tmp;
+}
+%typemap(out) std::vector<std::string> {
+  const std::vector<std::string>& labels = $1;
+  $result = jenv->NewObjectArray(static_cast<jsize>(labels.size()), jenv->FindClass("java/lang/String"), nullptr);
+  for (jsize i = 0; $result && i < static_cast<jsize>(labels.size()); ++i) {
+    jstring js = jenv->NewStringUTF(labels[static_cast<size_t>(i)].c_str());
+    jenv->SetObjectArrayElement($result, i, js);
+    jenv->DeleteLocalRef(js);
+  }
+}
 
 /* The handles are released deterministically through try-with-resources, never through
  * finalize(); the small result values (Suggestion, ParetoSet, ...) are left to the collector. */
@@ -273,6 +308,8 @@ RESCUE_JAVA_ARRAY(int, jintArray, jint, int[], GetIntArrayRegion, SetIntArrayReg
 %enddef
 RESCUE_CS_ARRAY(double, DoubleVector, double)
 RESCUE_CS_ARRAY(int, IntVector, int)
+%template(StringVector) std::vector<std::string>;
+RESCUE_CS_ARRAY(std::string, StringVector, string)
 
 %rename("%(firstuppercase)s", %$isfunction) "";
 %rename("%(firstuppercase)s", %$ismember, %$isvariable) "";
@@ -329,6 +366,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 #if defined(SWIGPYTHON)
 %template(DoubleVector) std::vector<double>;
 %template(IntVector) std::vector<int>;
+%template(StringVector) std::vector<std::string>;
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
 %newobject rescue_binding::Optimizer::journalResume;
@@ -340,6 +378,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 #if defined(SWIGR)
 %template(DoubleVector) std::vector<double>;
 %template(IntVector) std::vector<int>;
+%template(StringVector) std::vector<std::string>;
 %newobject rescue_binding::Optimizer::load;
 %newobject rescue_binding::Optimizer::loadFile;
 %newobject rescue_binding::Optimizer::journalResume;
@@ -370,6 +409,7 @@ RESCUE_CS_ARRAY(int, IntVector, int)
 %constant int RESCUE_CONTINUOUS = RESCUE_CONTINUOUS;
 %constant int RESCUE_INTEGER = RESCUE_INTEGER;
 %constant int RESCUE_LOG_SCALE = RESCUE_LOG_SCALE;
+%constant int RESCUE_CATEGORICAL = RESCUE_CATEGORICAL;
 %constant int RESCUE_MINIMIZE = RESCUE_MINIMIZE;
 %constant int RESCUE_MAXIMIZE = RESCUE_MAXIMIZE;
 %constant int RESCUE_GEQ = RESCUE_GEQ;

@@ -86,6 +86,51 @@ public static class TestRescue {
     }
   }
 
+  // A categorical option: level indices in, out and in the Pareto set; its labels read back.
+  static void CategoricalOption() {
+    string[] boosters = {"gbtree", "dart", "linear"};
+    double[] penalty = {0.3, 0.0, 0.6};
+    using (var p = new Problem()) {
+      p.AddOption("eta", 0.0, 1.0, Library.RESCUE_CONTINUOUS);
+      p.AddCategorical("booster", boosters);
+      ExpectError(() => p.AddCategorical("kind", new[] {"a", "a"}), Library.RESCUE_ERR_INVALID_ARGUMENT,
+                  "'a' is given twice", "a repeated label");
+      p.SetFidelityRange(0.0, 1.0, 1.0);
+      p.AddObjective("error", Library.RESCUE_MINIMIZE);
+      p.AddObjective("size", Library.RESCUE_MINIMIZE);
+      p.SetStrategy("hvkg");
+      p.SetSeed(4);
+      p.SetBudget(1e6);
+      p.SetInitialBudget(0.05);
+      p.SetParam("kg.pool", 16);
+      p.SetParam("acq.starts", 8);
+      p.SetParam("recommend.generations", 4);
+      using (var opt = new Optimizer(p)) {
+        Check(opt.OptionLabels(1).SequenceEqual(boosters), "labels read back");
+        Check(opt.OptionLabels(0).Length == 0, "a continuous option has no labels");
+        Check(opt.OptionInfo(1).Kind == Library.RESCUE_CATEGORICAL, "categorical kind");
+        var seen = new HashSet<int>();
+        for (int i = 0; i < 16; ++i) {
+          Suggestion s = opt.Suggest();
+          double[] x = s.X;
+          int k = (int)x[1];
+          Check(x[1] == k && k >= 0 && k <= 2, "a level index, got " + x[1]);
+          seen.Add(k);
+          opt.Observe(s.Ticket, new double[] {(x[0] - 0.3) * (x[0] - 0.3) + penalty[k] + 0.1 * (1 - s.Fidelity),
+                                              1 - x[0] + penalty[k]});
+        }
+        Check(seen.Count > 1, "more than one level tried");
+        ExpectError(() => opt.ObserveAt(new double[] {0.5, 0.5}, 1.0, new double[] {0.1, 0.2}),
+                    Library.RESCUE_ERR_INVALID_ARGUMENT, "not a level index", "a fractional level");
+        Check(opt.NumObservations() == 16, "a rejected observation adds nothing");
+        ParetoSet front = opt.Pareto();
+        double[] fx = front.X;
+        Check(front.Count > 0, "a recommended set");
+        for (int i = 0; i < front.Count; ++i) Check(fx[i * 2 + 1] == Math.Round(fx[i * 2 + 1]), "level index in the set");
+      }
+    }
+  }
+
   public static int Main() {
     Check(Library.VersionNumber() > 0 && Library.VersionString().Length > 0, "version");
     Check(Library.StatusString(Library.RESCUE_ERR_UNKNOWN_TICKET) == "unknown ticket", "status string");
@@ -98,6 +143,7 @@ public static class TestRescue {
       Check(info.Lower <= info.DefaultValue && info.DefaultValue <= info.Upper, "parameter default in bounds");
     }
     Check(parameters >= 20, "parameters listed");
+    CategoricalOption();
     ParamInfo repair = Library.DescribeParam("rescue.repair");
     Check(repair.Kind == Library.RESCUE_PARAM_INTEGER && repair.Upper == 2.0, "rescue.repair's values");
 

@@ -178,6 +178,14 @@ module rescue
       integer(c_int) :: rescue_option_info
     end function
 
+    !> Levels of categorical option index (0-based): 0 for other options, -1 out of range.
+    function rescue_option_levels(opt, index) bind(C, name="rescue_option_levels")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: opt
+      integer(c_int), value :: index
+      integer(c_int) :: rescue_option_levels
+    end function
+
     function rescue_constraint_info(opt, index, threshold, sense) bind(C, name="rescue_constraint_info")
       import :: c_int, c_ptr, c_double
       type(c_ptr), value :: opt
@@ -504,6 +512,14 @@ module rescue
       integer(c_int), value :: kind
       integer(c_int) :: c_rescue_problem_add_option
     end function
+    function c_rescue_problem_add_categorical(problem, name, labels, n) bind(C, name="rescue_problem_add_categorical")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: problem
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), intent(in) :: labels(*)
+      integer(c_int), value :: n
+      integer(c_int) :: c_rescue_problem_add_categorical
+    end function
     function c_rescue_problem_add_objective(problem, name, sense) bind(C, name="rescue_problem_add_objective")
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: problem
@@ -573,6 +589,12 @@ module rescue
       type(c_ptr), value :: opt
       integer(c_int), value :: index
       type(c_ptr) :: c_rescue_option_name
+    end function
+    function c_rescue_option_label(opt, index, level) bind(C, name="rescue_option_label")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: opt
+      integer(c_int), value :: index, level
+      type(c_ptr) :: c_rescue_option_label
     end function
     function c_rescue_objective_name(opt, index) bind(C, name="rescue_objective_name")
       import :: c_ptr, c_int
@@ -718,6 +740,26 @@ contains
     status = c_rescue_problem_add_option(problem, c_str(name), lower, upper, kind)
   end function
 
+  !> A categorical option with these labels; its slot in every configuration holds the 0-based
+  !! index of a label. The elements of a Fortran character array share one length, so each
+  !! label's trailing blanks are dropped.
+  function rescue_problem_add_categorical(problem, name, labels) result(status)
+    type(c_ptr), intent(in) :: problem
+    character(*), intent(in) :: name
+    character(*), intent(in) :: labels(:)
+    integer(c_int) :: status
+    character(kind=c_char, len=len(labels) + 1), allocatable, target :: buffer(:)
+    type(c_ptr), allocatable :: pointers(:)
+    integer :: k
+    allocate(buffer(size(labels)), pointers(max(size(labels), 1)))
+    pointers = c_null_ptr
+    do k = 1, size(labels)
+      buffer(k) = trim(labels(k)) // c_null_char
+      pointers(k) = c_loc(buffer(k))
+    end do
+    status = c_rescue_problem_add_categorical(problem, c_str(name), pointers, int(size(labels), c_int))
+  end function
+
   function rescue_problem_add_objective(problem, name, sense) result(status)
     type(c_ptr), intent(in) :: problem
     character(*), intent(in) :: name
@@ -822,6 +864,14 @@ contains
     integer(c_int), intent(in) :: index
     character(:), allocatable :: r
     r = f_str(c_rescue_option_name(opt, index))
+  end function
+
+  !> Label of level `level` (0-based) of categorical option index (0-based); "" when there is none.
+  function rescue_option_label(opt, index, level) result(r)
+    type(c_ptr), intent(in) :: opt
+    integer(c_int), intent(in) :: index, level
+    character(:), allocatable :: r
+    r = f_str(c_rescue_option_label(opt, index, level))
   end function
 
   function rescue_objective_name(opt, index) result(r)

@@ -46,6 +46,8 @@ program test_rescue_fortran
   st = rescue_param_info('kg.fantasy', pdefault, pkind, plower, pupper)
   call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'an unknown parameter is refused')
 
+  call categorical_option()
+
   ! Bad input: the status and the library's own message.
   st = rescue_problem_builtin('no-such-problem', problem)
   call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'unknown problem gives RESCUE_ERR_UNKNOWN_NAME')
@@ -211,6 +213,43 @@ contains
       call expect(rescue_observe(o, t, yy, g) == RESCUE_OK, 'observe')
       k = k + 1
     end do
+  end subroutine
+
+  !> A categorical option: labels read back, level indices suggested, a fractional level refused.
+  subroutine categorical_option()
+    type(c_ptr) :: p, o
+    integer(c_int) :: t, k
+    real(c_double) :: xx(2), ss, yy(2), g(0)
+    character(len=6) :: labels(3) = ['gbtree', 'dart  ', 'linear']
+    logical :: integral
+    call expect(rescue_problem_new(p) == RESCUE_OK, 'new problem')
+    call expect(rescue_problem_add_option(p, 'eta', 0.0_c_double, 1.0_c_double, RESCUE_CONTINUOUS) == RESCUE_OK, &
+                'continuous option')
+    call expect(rescue_problem_add_categorical(p, 'booster', labels) == RESCUE_OK, 'categorical option')
+    call expect(rescue_problem_add_categorical(p, 'kind', ['a', 'a']) == RESCUE_ERR_INVALID_ARGUMENT, &
+                'a repeated label is refused')
+    call expect(rescue_problem_add_categorical(p, 'kind', ['a']) == RESCUE_ERR_INVALID_ARGUMENT, &
+                'one level is refused')
+    call expect(rescue_problem_add_objective(p, 'error', RESCUE_MINIMIZE) == RESCUE_OK, 'objective')
+    call expect(rescue_problem_add_objective(p, 'size', RESCUE_MINIMIZE) == RESCUE_OK, 'objective')
+    call expect(rescue_problem_set_strategy(p, 'random') == RESCUE_OK, 'strategy')
+    call expect(rescue_create(p, o) == RESCUE_OK, 'create')
+    call rescue_problem_free(p)
+    call expect(rescue_option_levels(o, 1_c_int) == 3 .and. rescue_option_levels(o, 0_c_int) == 0, 'level counts')
+    call expect(rescue_option_label(o, 1_c_int, 1_c_int) == 'dart', 'label without its padding')
+    call expect(rescue_option_label(o, 1_c_int, 3_c_int) == '', 'no label past the last level')
+    integral = .true.
+    do k = 1, 10
+      call expect(rescue_suggest(o, xx, 2_c_int, ss, t) == RESCUE_OK, 'suggest')
+      integral = integral .and. xx(2) == anint(xx(2)) .and. xx(2) >= 0 .and. xx(2) <= 2
+      yy = [xx(1) ** 2 + xx(2), 1 - xx(1)]
+      call expect(rescue_observe(o, t, yy, g) == RESCUE_OK, 'observe')
+    end do
+    call expect(integral, 'level indices only')
+    call expect(rescue_observe_at(o, [0.5_c_double, 0.5_c_double], 1.0_c_double, yy, g) == RESCUE_ERR_INVALID_ARGUMENT, &
+                'a fractional level is refused')
+    call expect(rescue_num_observations(o) == 10, 'a refused observation adds nothing')
+    call rescue_destroy(o)
   end subroutine
 
   subroutine pareto(o, px, py)

@@ -209,6 +209,46 @@ def test_own_problem_with_constraints_and_indicators():
                 opt.add_observational([[0.1, 3, 1.0]])
 
 
+def test_mixed_problem_with_a_categorical_option_end_to_end():
+    levels = ["gbtree", "dart", "linear"]
+    penalty = {0: 0.3, 1: 0.0, 2: 0.6}
+    with rescue.Problem() as p:
+        p.add_option("eta", 0.0, 1.0).add_categorical("booster", levels)
+        p.set_fidelity_range(0.0, 1.0, 1.0)
+        p.add_objective("error", "min").add_objective("size", "min")
+        p.set_strategy("hvkg").set_seed(4).set_budget(1e6).set_initial_budget(0.05)
+        for key, value in [("kg.pool", 16), ("kg.fantasies", 2), ("acq.starts", 8), ("acq.refine", 1),
+                           ("acq.refine_evals", 8), ("recommend.population", 12), ("recommend.generations", 4)]:
+            p.set_param(key, value)
+        with pytest.raises(rescue.RescueError, match="'dart' is given twice") as e:
+            p.add_categorical("kind", ["dart", "dart"])
+        assert e.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        with pytest.raises(rescue.RescueError, match="not one string"):
+            p.add_categorical("kind", "dart")
+        with rescue.Optimizer(p) as opt:
+            assert opt.dimension == 2
+            assert opt.option_info(1) == (0.0, 2.0, rescue.RESCUE_CATEGORICAL)
+            assert opt.option_labels(1) == levels and opt.option_labels(0) == []
+            with pytest.raises(rescue.RescueError):
+                opt.option_labels(2)
+            chosen = []
+            for _ in range(20):
+                s = opt.suggest()
+                eta, k = s.x
+                assert k == int(k) and 0 <= k <= 2
+                chosen.append(levels[int(k)])
+                opt.observe(s.ticket, [(eta - 0.3) ** 2 + penalty[int(k)] + 0.1 * (1 - s.fidelity),
+                                       1 - eta + penalty[int(k)]])
+            assert len(set(chosen)) > 1
+            with pytest.raises(rescue.RescueError, match="not a level index") as e:
+                opt.observe_at([0.5, 0.5], 1.0, [0.1, 0.2])
+            assert e.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert opt.num_observations == 20
+            front = opt.pareto()
+            assert len(front.x) > 0
+            assert all(x[1] == int(x[1]) for x in front.x)
+
+
 def test_without_a_fidelity_the_budget_counts_evaluations():
     # The README's loop with no fidelity set: every evaluation costs 1, so a budget of 7 is 7 of them.
     with rescue.Problem() as p:

@@ -105,6 +105,51 @@ public final class TestRescue {
     }
   }
 
+  /** A categorical option: level indices in, out and in the Pareto set; its labels read back. */
+  private static void categoricalOption() {
+    String[] boosters = {"gbtree", "dart", "linear"};
+    double[] penalty = {0.3, 0.0, 0.6};
+    try (Problem p = new Problem()) {
+      p.addOption("eta", 0.0, 1.0, RescueConstants.RESCUE_CONTINUOUS);
+      p.addCategorical("booster", boosters);
+      expectError(() -> p.addCategorical("kind", new String[] {"a", "a"}), RescueConstants.RESCUE_ERR_INVALID_ARGUMENT,
+                  "'a' is given twice", "a repeated label");
+      p.setFidelityRange(0.0, 1.0, 1.0);
+      p.addObjective("error", RescueConstants.RESCUE_MINIMIZE);
+      p.addObjective("size", RescueConstants.RESCUE_MINIMIZE);
+      p.setStrategy("hvkg");
+      p.setSeed(4);
+      p.setBudget(1e6);
+      p.setInitialBudget(0.05);
+      p.setParam("kg.pool", 16);
+      p.setParam("acq.starts", 8);
+      p.setParam("recommend.generations", 4);
+      try (Optimizer opt = new Optimizer(p)) {
+        check(java.util.Arrays.equals(opt.optionLabels(1), boosters), "labels read back");
+        check(opt.optionLabels(0).length == 0, "a continuous option has no labels");
+        check(opt.optionInfo(1).getKind() == RescueConstants.RESCUE_CATEGORICAL, "categorical kind");
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 16; ++i) {
+          Suggestion s = opt.suggest();
+          double[] x = s.getX();
+          int k = (int) x[1];
+          check(x[1] == k && k >= 0 && k <= 2, "a level index, got " + x[1]);
+          seen.add(k);
+          opt.observe(s.getTicket(), new double[] {(x[0] - 0.3) * (x[0] - 0.3) + penalty[k] + 0.1 * (1 - s.getFidelity()),
+                                                   1 - x[0] + penalty[k]});
+        }
+        check(seen.size() > 1, "more than one level tried");
+        expectError(() -> opt.observeAt(new double[] {0.5, 0.5}, 1.0, new double[] {0.1, 0.2}, new double[0], new double[0]),
+                    RescueConstants.RESCUE_ERR_INVALID_ARGUMENT, "not a level index", "a fractional level");
+        check(opt.numObservations() == 16, "a rejected observation adds nothing");
+        ParetoSet front = opt.pareto();
+        double[] fx = front.getX();
+        check(front.getCount() > 0, "a recommended set");
+        for (int i = 0; i < front.getCount(); ++i) check(fx[i * 2 + 1] == Math.rint(fx[i * 2 + 1]), "level index in the set");
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     check(Rescue.versionNumber() > 0 && !Rescue.versionString().isEmpty(), "version");
     check(Rescue.statusString(RescueConstants.RESCUE_ERR_UNKNOWN_TICKET).equals("unknown ticket"), "status string");
@@ -117,6 +162,7 @@ public final class TestRescue {
       check(info.getLower() <= info.getDefaultValue() && info.getDefaultValue() <= info.getUpper(), "parameter default in bounds");
     }
     check(params >= 20, "parameters listed");
+    categoricalOption();
     ParamInfo repair = Rescue.describeParam("rescue.repair");
     check(repair.getKind() == RescueConstants.RESCUE_PARAM_INTEGER && repair.getUpper() == 2.0, "rescue.repair's values");
 

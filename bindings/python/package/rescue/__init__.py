@@ -172,6 +172,15 @@ class Problem:
         self._h().addOption(name, float(lower), float(upper), _code(_KINDS, kind, "option kind"))
         return self
 
+    def add_categorical(self, name, labels):
+        """A categorical option with these labels: in every configuration its slot holds the
+        0-based index of a label (Optimizer.option_labels turns it back)."""
+        if isinstance(labels, str):
+            raise _error(_swig.RESCUE_ERR_INVALID_ARGUMENT,
+                         "labels of categorical option %r: give a list of strings, not one string" % name)
+        self._h().addCategorical(name, [str(l) for l in labels])
+        return self
+
     def set_fidelity_range(self, lower, upper, target):
         self._h().setFidelityRange(float(lower), float(upper), float(target))
         return self
@@ -342,6 +351,10 @@ class Optimizer:
         """(lower, upper, kind) of option index."""
         info = self._h().optionInfo(int(index))
         return info.lower, info.upper, info.kind
+
+    def option_labels(self, index):
+        """The labels of categorical option index, by level (empty for any other option)."""
+        return list(self._h().optionLabels(int(index)))
 
     def constraint_info(self, index):
         """(threshold, sense) of constraint index."""

@@ -112,20 +112,30 @@ rescue_pareto_filter <- function(points, violation = NULL) {
 #' A problem definition.
 #'
 #' `options` is a data frame or list with `name`, `lower`, `upper` and optional `kind`
-#' ("continuous", "integer", "log"); `objectives` a named character vector of senses
+#' ("continuous", "integer", "log"); `categorical` a named list of character vectors, one
+#' categorical option per entry with those levels, added after `options` (its slot in every
+#' configuration holds the 0-based index of a level; rescue_info(opt)$levels has the labels);
+#' `objectives` a named character vector of senses
 #' ("min"/"max") or a character vector of names (minimized); `constraints` a list of
 #' `list(name, threshold, sense)` with sense ">=" or "<="; `fidelity` either `c(lower, upper,
 #' target)` or `list(levels = ..., target = ...)`.
-rescue_problem <- function(options, objectives, fidelity = NULL, constraints = list(), indicators = character(0),
+rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constraints = list(), indicators = character(0),
                            seed = 0L, strategy = NULL, budget = NULL, initial_budget = NULL, params = list(),
-                           reference_point = NULL, cost_rate = NULL, cost_levels = NULL) {
+                           reference_point = NULL, cost_rate = NULL, cost_levels = NULL, categorical = list()) {
   p <- .wrap(.rescue(Problem()), "rescue_problem")
   ptr <- p$ptr
-  options <- as.data.frame(options, stringsAsFactors = FALSE)
-  if (is.null(options$kind)) options$kind <- "continuous"
-  for (i in seq_len(nrow(options)))
-    .rescue(Problem_addOption(ptr, options$name[i], options$lower[i], options$upper[i],
-                              .code(options$kind[i], .kinds, "option kind")))
+  if (!is.null(options)) {
+    options <- as.data.frame(options, stringsAsFactors = FALSE)
+    if (is.null(options$kind)) options$kind <- "continuous"
+    for (i in seq_len(nrow(options)))
+      .rescue(Problem_addOption(ptr, options$name[i], options$lower[i], options$upper[i],
+                                .code(options$kind[i], .kinds, "option kind")))
+  }
+  if (length(categorical) > 0 && (is.null(names(categorical)) || any(!nzchar(names(categorical)))))
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                          "categorical must be a named list: list(name = c(\"level\", ...), ...)"))
+  for (name in names(categorical))
+    .rescue(Problem_addCategorical(ptr, name, as.character(categorical[[name]])))
   if (is.list(fidelity) && !is.null(fidelity$levels)) {
     .rescue(Problem_setFidelityLevels(ptr, as.numeric(fidelity$levels), fidelity$target))
   } else if (!is.null(fidelity)) {
@@ -225,7 +235,18 @@ rescue_info <- function(opt) {
        objectives = names_of(Optimizer_numObjectives(h), Optimizer_objectiveName),
        constraints = names_of(Optimizer_numConstraints(h), Optimizer_constraintName),
        indicators = names_of(Optimizer_numIndicators(h), Optimizer_indicatorName),
+       levels = .levels(h),
        target_fidelity = .rescue(Optimizer_targetFidelity(h)))
+}
+
+# The labels of each categorical option, named by option (level index k is label k + 1).
+.levels <- function(h) {
+  out <- list()
+  for (i in seq_len(Optimizer_dimension(h)) - 1L) {
+    labels <- .rescue(Optimizer_optionLabels(h, i))
+    if (length(labels) > 0) out[[Optimizer_optionName(h, i)]] <- as.character(labels)
+  }
+  out
 }
 
 #' The next suggestion: list(x, fidelity, ticket).

@@ -182,6 +182,43 @@ test_that("a problem of one's own: options, levels, constraints, indicators, dat
   close(opt)
 })
 
+test_that("a mixed problem with a categorical option runs end to end", {
+  boosters <- c("gbtree", "dart", "linear")
+  penalty <- c(0.3, 0, 0.6)
+  p <- rescue_problem(options = list(name = "eta", lower = 0, upper = 1), categorical = list(booster = boosters),
+                      objectives = c(error = "min", size = "min"), fidelity = c(0, 1, 1), strategy = "hvkg",
+                      seed = 4, budget = 1e6, initial_budget = 0.05,
+                      params = list(kg.pool = 16, kg.fantasies = 2, acq.starts = 8, acq.refine = 1,
+                                    acq.refine_evals = 8, recommend.population = 12, recommend.generations = 4))
+  on.exit(close(p))
+  expect_error(rescue_problem(categorical = list(kind = c("a", "a")), objectives = "f"), "'a' is given twice",
+               class = "rescue_error")
+  expect_error(rescue_problem(categorical = list(c("a", "b")), objectives = "f"), "named list",
+               class = "rescue_error")
+  opt <- rescue_optimizer(p)
+  on.exit(close(opt), add = TRUE)
+  info <- rescue_info(opt)
+  expect_equal(info$options, c("eta", "booster"))
+  expect_equal(info$levels, list(booster = boosters))
+  chosen <- character(0)
+  for (i in 1:20) {
+    s <- rescue_suggest(opt)
+    k <- s$x[2]
+    expect_true(k == round(k) && k >= 0 && k <= 2)
+    chosen <- c(chosen, info$levels$booster[k + 1])
+    rescue_observe(opt, s$ticket, c((s$x[1] - 0.3)^2 + penalty[k + 1] + 0.1 * (1 - s$fidelity),
+                                    1 - s$x[1] + penalty[k + 1]))
+  }
+  expect_gt(length(unique(chosen)), 1)
+  err <- tryCatch(rescue_observe_at(opt, c(0.5, 0.5), 1, c(0.1, 0.2)), rescue_error = function(e) e)
+  expect_equal(err$status, RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_match(conditionMessage(err), "not a level index")
+  expect_equal(nrow(rescue_observations(opt)), 20)
+  front <- rescue_pareto(opt)
+  expect_gt(nrow(front$x), 0)
+  expect_true(all(front$x[, "booster"] == round(front$x[, "booster"])))
+})
+
 test_that("without a fidelity every evaluation costs 1, so a budget of 7 is 7 evaluations", {
   p <- rescue_problem(options = data.frame(name = c("a", "b"), lower = 0, upper = 1),
                       objectives = c(f1 = "min", f2 = "min"), strategy = "random", budget = 7)
