@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 double protocol_budget(const std::string& problem) {
   std::string base;
   problems::misleading_kind(problem, &base);
-  if (base == "branin-currin" || base == "healthcare") return 5.0;
+  if (base == "branin-currin" || base == "branin-currin-mixed" || base == "healthcare") return 5.0;
   if (base == "park") return 10.0;
   if (base == "robot-standin") return 20.0;
   if (base == "xgboost-hpo" || base == "xgboost-hpo-constrained") return 10.0;

@@ -2,6 +2,7 @@
 
 #include "problems/benchmark_problem.hpp"
 #include "problems/branin_currin.hpp"
+#include "problems/branin_currin_mixed.hpp"
 #include "problems/healthcare.hpp"
 #include "problems/park.hpp"
 #include "problems/robot_standin.hpp"
@@ -16,6 +17,7 @@ std::unique_ptr<ModelProblem> make_base(const std::string& name, const ProblemOp
   if (name == "park") return std::make_unique<Park>(options);
   if (name == "healthcare") return std::make_unique<Healthcare>(options);
   if (name == "robot-standin") return std::make_unique<RobotStandin>(options);
+  if (name == "branin-currin-mixed") return std::make_unique<BraninCurrinMixed>(options);
   return nullptr;
 }
 
@@ -27,6 +29,8 @@ const std::vector<std::string>& problem_names() {
     std::vector<std::string> all = bases;
     for (const std::string& suffix : misleading_suffixes())
       for (const std::string& b : bases) all.push_back(b + suffix);
+    // A mixed space (a categorical option); its cheap fidelities are Branin-Currin's.
+    all.push_back("branin-currin-mixed");
     return all;
   }();
   return names;

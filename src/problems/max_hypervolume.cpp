@@ -20,6 +20,11 @@ const std::vector<MaxHypervolume>& max_hypervolumes() {
       {"park", 0.089893973150215328, 7.7990100938452045e-07, nsga_method, 5163000},
       {"healthcare", 5.4125568980537775, 7.1861433870168412e-06, grid_method, 16555803},
       {"robot-standin", 283.12154280770068, 0.19926504207535345, nsga_method, 3812432},
+      // Every value of a copy other than the original is dominated by the
+      // original's at the shifted options (branin_currin_mixed.hpp), so the
+      // front is Branin-Currin's.
+      {"branin-currin-mixed", 0.50401022656894079, 1.3846552964213998e-06,
+       "branin-currin's (the other copies are dominated point by point)", 0},
   };
   return table;
 }

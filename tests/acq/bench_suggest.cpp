@@ -3,7 +3,9 @@
 // design's law. Run: bench_suggest --benchmark_filter=hvkg/branin
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <string>
 
 #include "core/sampling.hpp"
 #include "engine/optimizer.hpp"
@@ -44,6 +46,53 @@ void Suggest(benchmark::State& state, const char* problem, const char* strategy)
   }
 }
 
+// Six options, the last three either continuous in [0, 1] or categorical with
+// four levels; two objectives of all six; fidelity in [0, 1]; n observations
+// drawn as above. The pair measures what categorical options cost a suggestion.
+std::unique_ptr<engine::Optimizer> six_options(const std::string& strategy, bool categorical, int n) {
+  ProblemSpec spec;
+  for (int j = 0; j < 6; ++j) {
+    const std::string name = "x" + std::to_string(j + 1);
+    if (categorical && j >= 3)
+      spec.add_categorical(name, {"a", "b", "c", "d"});
+    else
+      spec.add_option(name, 0.0, 1.0, OptionKind::Continuous);
+  }
+  spec.set_fidelity_range(0.0, 1.0, 1.0);
+  spec.add_objective("f1", Sense::Minimize);
+  spec.add_objective("f2", Sense::Minimize);
+  spec.set_strategy(strategy);
+  spec.set_seed(11);
+  spec.set_initial_budget(0.0);
+  auto opt = std::make_unique<engine::Optimizer>(spec);
+  Rng rng(5);
+  for (int i = 0; i < n; ++i) {
+    const auto x = sample_configuration(spec, rng);
+    double s;
+    sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, HUGE_VAL, rng, &s);
+    std::vector<double> u(6);
+    spec.to_unit(x.data(), u.data());
+    double f1 = 0.1 * (1.0 - s), f2 = 0.0;
+    for (int j = 0; j < 6; ++j) {
+      f1 += (u[j] - 0.3) * (u[j] - 0.3);
+      f2 += (u[j] - 0.7) * (u[j] - 0.7) + 0.05 * std::sin(7.0 * u[j]);
+    }
+    opt->observe_at(x, s, {f1, f2}, {}, {});
+  }
+  return opt;
+}
+
+void SuggestSixOptions(benchmark::State& state, const char* strategy, bool categorical) {
+  const int n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto opt = six_options(strategy, categorical, n);
+    state.ResumeTiming();
+    auto t = opt->suggest();
+    benchmark::DoNotOptimize(t);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,6 +103,14 @@ int main(int argc, char** argv) {
       b->Arg(20)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(3);
     }
   }
+  for (const char* strategy : {"hvkg", "rescue"})
+    for (bool categorical : {false, true}) {
+      const std::string name = std::string(strategy) + (categorical ? "/3-continuous-3-categorical" : "/6-continuous");
+      benchmark::RegisterBenchmark(name.c_str(), SuggestSixOptions, strategy, categorical)
+          ->Arg(100)
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(3);
+    }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;

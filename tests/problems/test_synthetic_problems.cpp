@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "problems/benchmark_problem.hpp"
+#include "problems/branin_currin_mixed.hpp"
+#include "problems/max_hypervolume.hpp"
 #include "test_helpers.hpp"
 
 namespace rescue::problems {
@@ -44,6 +46,43 @@ TEST(BraninCurrin, TargetCurrinDependsOnX1Only) {
     const double a[2] = {x1, rng.uniform()}, b[2] = {x1, rng.uniform()};
     EXPECT_EQ(p->evaluate(a, 1.0).y[1], p->evaluate(b, 1.0).y[1]);
   }
+}
+
+// The original copy is Branin-Currin; every other copy's value is the
+// original's at its shifted options, lowered by 0.1 per rank in both
+// objectives, so it is dominated there (what makes the stored maximum
+// Branin-Currin's).
+TEST(BraninCurrinMixed, CopiesAreShiftedAndDominatedOriginals) {
+  auto mixed = make_problem("branin-currin-mixed");
+  auto plain = make_problem("branin-currin");
+  const ProblemSpec& spec = mixed->spec();
+  ASSERT_EQ(spec.dim(), 3);
+  EXPECT_EQ(spec.options()[2].labels, BraninCurrinMixed::copies());
+  EXPECT_EQ(spec.options()[2].labels[BraninCurrinMixed::kOriginal], "original");
+  EXPECT_EQ(max_hypervolume("branin-currin-mixed").value, max_hypervolume("branin-currin").value);
+  Rng rng(8);
+  int strictly = 0;
+  for (int i = 0; i < 200; ++i) {
+    const double x1 = rng.uniform(), x2 = rng.uniform(), s = rng.uniform();
+    const double orig[3] = {x1, x2, double(BraninCurrinMixed::kOriginal)};
+    const double bc[2] = {x1, x2};
+    const Evaluation o = mixed->evaluate(orig, s), b = plain->evaluate(bc, s);
+    EXPECT_EQ(o.y, b.y);
+    for (int level = 0; level < 4; ++level) {
+      if (level == BraninCurrinMixed::kOriginal) continue;
+      const double x[3] = {x1, x2, double(level)};
+      const auto u = BraninCurrinMixed::shifted(level, x1, x2);
+      EXPECT_TRUE(u[0] != x1 || u[1] != x2) << "copy " << level << " is not shifted";
+      const double at[2] = {u[0], u[1]};
+      const Evaluation c = mixed->evaluate(x, s), t = plain->evaluate(at, s);
+      for (int m = 0; m < 2; ++m) EXPECT_LT(c.y[m], t.y[m] - 0.099);
+      strictly += c.y[0] != b.y[0];
+    }
+  }
+  EXPECT_GT(strictly, 500);  // the copies are other functions of (x1, x2), not the original moved down
+  // The level is a label index: anything else is refused.
+  const double fractional[3] = {0.5, 0.5, 0.5};
+  EXPECT_THROW(mixed->spec().check_config(fractional), Error);
 }
 
 TEST(Park, CheckValues) {
