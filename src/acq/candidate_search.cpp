@@ -15,6 +15,23 @@ void snap_unit(const ProblemSpec& spec, double* u) {
   spec.to_unit(x.data(), u);
 }
 
+void perturb_unit(const ProblemSpec& spec, double* u, double scale, Rng& rng) {
+  const double p_level = std::min(0.5, 2.0 * scale);
+  for (int j = 0; j < spec.dim(); ++j) {
+    const OptionSpec& o = spec.options()[j];
+    if (!o.categorical()) {
+      u[j] = std::min(1.0, std::max(0.0, u[j] + scale * rng.normal()));
+      continue;
+    }
+    if (rng.uniform() >= p_level) continue;
+    const int L = o.levels(), k = categorical_level(u[j], L);
+    int other = static_cast<int>(rng.below(static_cast<std::uint64_t>(L - 1)));
+    if (other >= k) ++other;
+    u[j] = categorical_unit(other, L);
+  }
+  snap_unit(spec, u);
+}
+
 namespace {
 
 struct Start {

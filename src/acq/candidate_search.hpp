@@ -59,4 +59,10 @@ inline double cost_normalized_gain(double gain, double cost) { return gain > 0.0
 /// Snaps a unit configuration to a valid one (integers rounded) and back to unit coordinates.
 void snap_unit(const ProblemSpec& spec, double* u);
 
+/// A random move of unit configuration u at scale `scale`, snapped: each numeric
+/// option moves by N(0, scale^2) (clipped to [0, 1]); each categorical option
+/// moves to another level, drawn uniformly, with probability min(1/2, 2 scale),
+/// since a small step of its unit coordinate would rarely leave its level's bin.
+void perturb_unit(const ProblemSpec& spec, double* u, double scale, Rng& rng);
+
 }  // namespace rescue::acq

@@ -132,8 +132,7 @@ int widen_feasible_pool(const ProblemSpec& spec, const Surrogate& model, const s
       const std::vector<double>& from = seeds[rng.below(seeds.size())];
       const double scale = kScales[b % 4];
       std::vector<double> v(from);
-      for (double& t : v) t = std::min(1.0, std::max(0.0, t + scale * rng.normal()));
-      snap_unit(spec, v.data());
+      perturb_unit(spec, v.data(), scale, rng);
       for (int j = 0; j < d; ++j) cand(static_cast<Eigen::Index>(b), j) = v[j];
       cand(static_cast<Eigen::Index>(b), d) = target;
     }

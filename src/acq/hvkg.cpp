@@ -32,7 +32,7 @@ Eigen::MatrixXd inner_pool(const ProblemSpec& spec, const Surrogate& model, cons
       rows.push_back(u);
       for (int p = 0; p < perturbations; ++p) {
         std::vector<double> v = u;
-        for (double& t : v) t = std::min(1.0, std::max(0.0, t + 0.05 * rng.normal()));
+        perturb_unit(spec, v.data(), 0.05, rng);
         rows.push_back(v);
       }
     }

@@ -3,6 +3,7 @@
 // and refines the continuous options around the levels it found.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -103,6 +104,35 @@ TEST(MixedSearch, AllCategoricalSpacesNeedNoLocalRefinement) {
   EXPECT_EQ(probe.off_level, 0);
   EXPECT_EQ(r.value, 1.0);
   EXPECT_LE(probe.evaluations, 1 + o.refine * 6);
+}
+
+// A move changes a categorical option's level with probability min(1/2, 2
+// scale), to each other level alike, and keeps every coordinate a valid one.
+TEST(MixedSearch, MovesChangeLevelsAtTheirRate) {
+  ProblemSpec spec;
+  spec.add_option("x", 0.0, 1.0, OptionKind::Continuous);
+  spec.add_categorical("c", {"p", "q", "r", "s"});
+  Rng rng(6);
+  for (double scale : {0.05, 0.1, 0.5}) {
+    int changed = 0, to[4] = {0, 0, 0, 0};
+    double moved = 0.0;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+      double u[2] = {0.5, categorical_unit(2, 4)};
+      perturb_unit(spec, u, scale, rng);
+      const int k = categorical_level(u[1], 4);
+      ASSERT_EQ(u[1], categorical_unit(k, 4));
+      ++to[k];
+      changed += k != 2;
+      moved += (u[0] - 0.5) * (u[0] - 0.5);
+    }
+    const double p = std::min(0.5, 2.0 * scale);
+    EXPECT_NEAR(changed / double(n), p, 4.0 * std::sqrt(p * (1 - p) / n)) << scale;
+    for (int k : {0, 1, 3}) EXPECT_NEAR(to[k] / double(n), p / 3.0, 0.015) << scale;
+    if (scale < 0.2) {  // clipping is rare at these scales
+      EXPECT_NEAR(std::sqrt(moved / n), scale, 0.1 * scale);
+    }
+  }
 }
 
 }  // namespace
