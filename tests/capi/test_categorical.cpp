@@ -3,7 +3,11 @@
 // what it is given, and checkpoints.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -251,6 +255,25 @@ TEST(Categorical, CheckpointsKeepTheLabels) {
   ASSERT_EQ(rescue_suggest(back, xb, 3, &sb, &tb), RESCUE_OK);
   for (int j = 0; j < 3; ++j) EXPECT_EQ(xa[j], xb[j]);
   rescue_destroy(back);
+
+  // A journal resumes with the labels and the same state.
+  char path[] = "/tmp/rescue_categorical_journal_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(rescue_journal_open(opt.h, path), RESCUE_OK) << rescue_errmsg(opt.h);
+  double x[3], s, y[2];
+  int t;
+  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
+  simulate(x, s, y);
+  ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
+  rescue_optimizer* resumed = nullptr;
+  ASSERT_EQ(rescue_journal_resume(path, &resumed, nullptr), RESCUE_OK) << rescue_last_error();
+  EXPECT_STREQ(rescue_option_label(resumed, 1, 2), "direct");
+  EXPECT_EQ(state(resumed), state(opt.h));
+  rescue_destroy(resumed);
+  rescue_journal_close(opt.h);
+  std::remove(path);
 
   // Damaged labels: repeated, missing, or bounds that do not match them.
   auto damaged = [&](const std::string& from, const std::string& to) {
