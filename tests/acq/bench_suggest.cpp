@@ -15,11 +15,12 @@ namespace {
 
 using namespace rescue;
 
-// An optimizer holding n observations of the problem (initial design of zero
-// budget, so the strategy decides from the first suggestion on).
-std::unique_ptr<engine::Optimizer> with_observations(const std::string& problem, const std::string& strategy, int n) {
-  auto bench = problems::make_problem(problem);
-  ProblemSpec spec = bench->spec();
+// An optimizer of spec holding n observations drawn by the cost-aware initial
+// design's law and measured by evaluate(x, s) (initial design of zero budget,
+// so the strategy decides from the first suggestion on).
+template <class Evaluate>
+std::unique_ptr<engine::Optimizer> with_observations(ProblemSpec spec, const std::string& strategy, int n,
+                                                     Evaluate evaluate) {
   spec.set_strategy(strategy);
   spec.set_seed(11);
   spec.set_initial_budget(0.0);
@@ -29,17 +30,26 @@ std::unique_ptr<engine::Optimizer> with_observations(const std::string& problem,
     const auto x = sample_configuration(spec, rng);
     double s;
     sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, HUGE_VAL, rng, &s);
-    const auto e = bench->evaluate_noisy(x.data(), s, rng);
+    const auto e = evaluate(x, s, rng);
     opt->observe_at(x, s, e.y, e.g, e.z);
   }
   return opt;
 }
 
-void Suggest(benchmark::State& state, const char* problem, const char* strategy) {
+std::unique_ptr<engine::Optimizer> with_observations(const std::string& problem, const std::string& strategy, int n) {
+  auto bench = problems::make_problem(problem);
+  return with_observations(bench->spec(), strategy, n, [&](const std::vector<double>& x, double s, Rng& rng) {
+    return bench->evaluate_noisy(x.data(), s, rng);
+  });
+}
+
+// The time of the first suggestion of make(n), an optimizer holding n observations.
+template <class Make>
+void Suggest(benchmark::State& state, Make make) {
   const int n = static_cast<int>(state.range(0));
   for (auto _ : state) {
     state.PauseTiming();
-    auto opt = with_observations(problem, strategy, n);
+    auto opt = make(n);
     state.ResumeTiming();
     auto t = opt->suggest();
     benchmark::DoNotOptimize(t);
@@ -61,36 +71,17 @@ std::unique_ptr<engine::Optimizer> six_options(const std::string& strategy, bool
   spec.set_fidelity_range(0.0, 1.0, 1.0);
   spec.add_objective("f1", Sense::Minimize);
   spec.add_objective("f2", Sense::Minimize);
-  spec.set_strategy(strategy);
-  spec.set_seed(11);
-  spec.set_initial_budget(0.0);
-  auto opt = std::make_unique<engine::Optimizer>(spec);
-  Rng rng(5);
-  for (int i = 0; i < n; ++i) {
-    const auto x = sample_configuration(spec, rng);
-    double s;
-    sample_fidelity(spec, x.data(), FidelityLaw::InverseCost, HUGE_VAL, rng, &s);
+  return with_observations(spec, strategy, n, [&spec](const std::vector<double>& x, double s, Rng&) {
     std::vector<double> u(6);
     spec.to_unit(x.data(), u.data());
-    double f1 = 0.1 * (1.0 - s), f2 = 0.0;
+    problems::Evaluation e;
+    e.y = {0.1 * (1.0 - s), 0.0};
     for (int j = 0; j < 6; ++j) {
-      f1 += (u[j] - 0.3) * (u[j] - 0.3);
-      f2 += (u[j] - 0.7) * (u[j] - 0.7) + 0.05 * std::sin(7.0 * u[j]);
+      e.y[0] += (u[j] - 0.3) * (u[j] - 0.3);
+      e.y[1] += (u[j] - 0.7) * (u[j] - 0.7) + 0.05 * std::sin(7.0 * u[j]);
     }
-    opt->observe_at(x, s, {f1, f2}, {}, {});
-  }
-  return opt;
-}
-
-void SuggestSixOptions(benchmark::State& state, const char* strategy, bool categorical) {
-  const int n = static_cast<int>(state.range(0));
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto opt = six_options(strategy, categorical, n);
-    state.ResumeTiming();
-    auto t = opt->suggest();
-    benchmark::DoNotOptimize(t);
-  }
+    return e;
+  });
 }
 
 }  // namespace
@@ -99,14 +90,16 @@ int main(int argc, char** argv) {
   setenv("OPENBLAS_NUM_THREADS", "1", 0);
   for (const char* strategy : {"hvkg", "ehvi", "momf"}) {
     for (const char* problem : {"branin-currin", "park", "healthcare", "robot-standin"}) {
-      auto* b = benchmark::RegisterBenchmark((std::string(strategy) + "/" + problem).c_str(), Suggest, problem, strategy);
+      auto make = [problem, strategy](int n) { return with_observations(problem, strategy, n); };
+      auto* b = benchmark::RegisterBenchmark((std::string(strategy) + "/" + problem).c_str(), Suggest<decltype(make)>, make);
       b->Arg(20)->Arg(50)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(3);
     }
   }
   for (const char* strategy : {"hvkg", "rescue"})
     for (bool categorical : {false, true}) {
       const std::string name = std::string(strategy) + (categorical ? "/3-continuous-3-categorical" : "/6-continuous");
-      benchmark::RegisterBenchmark(name.c_str(), SuggestSixOptions, strategy, categorical)
+      auto make = [strategy, categorical](int n) { return six_options(strategy, categorical, n); };
+      benchmark::RegisterBenchmark(name.c_str(), Suggest<decltype(make)>, make)
           ->Arg(100)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(3);

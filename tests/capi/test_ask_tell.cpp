@@ -17,21 +17,13 @@
 
 namespace {
 
+using rescue_test::Opt;
 using rescue_test::simulate;
 using rescue_test::small_problem;
 using rescue_test::state;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
-
-struct Opt {
-  rescue_optimizer* h = nullptr;
-  explicit Opt(rescue_problem* p) {
-    EXPECT_EQ(rescue_create(p, &h), RESCUE_OK) << rescue_last_error();
-    rescue_problem_free(p);
-  }
-  ~Opt() { rescue_destroy(h); }
-};
 
 TEST(AskTell, SuggestionsRespectBoundsKindsAndFidelity) {
   Opt opt(small_problem("random"));

@@ -16,6 +16,7 @@
 
 namespace {
 
+using rescue_test::Opt;
 using rescue_test::state;
 
 const char* const kSolvers[] = {"cg", "gmres", "direct"};
@@ -32,16 +33,7 @@ rescue_problem* mixed_problem(const char* strategy, unsigned seed = 11) {
   rescue_problem_add_objective(p, "error", RESCUE_MINIMIZE);
   rescue_problem_set_strategy(p, strategy);
   rescue_problem_set_seed(p, seed);
-  rescue_problem_set_param(p, "kg.pool", 16);
-  rescue_problem_set_param(p, "kg.fantasies", 2);
-  rescue_problem_set_param(p, "acq.starts", 8);
-  rescue_problem_set_param(p, "acq.refine", 2);
-  rescue_problem_set_param(p, "acq.refine_evals", 8);
-  rescue_problem_set_param(p, "acq.mc_samples", 16);
-  rescue_problem_set_param(p, "recommend.population", 12);
-  rescue_problem_set_param(p, "recommend.generations", 4);
-  rescue_problem_set_budget(p, 1e6);
-  rescue_problem_set_initial_budget(p, 0.05);
+  rescue_test::set_fast(p);
   return p;
 }
 
@@ -54,14 +46,16 @@ void simulate(const double* x, double s, double* y) {
   y[1] = 1.0 - x[0] + 0.5 * level_cost[k];
 }
 
-struct Opt {
-  rescue_optimizer* h = nullptr;
-  explicit Opt(rescue_problem* p) {
-    EXPECT_EQ(rescue_create(p, &h), RESCUE_OK) << rescue_last_error();
-    rescue_problem_free(p);
+// n suggestions of opt, each observed.
+void steps(const Opt& opt, int n) {
+  for (int i = 0; i < n; ++i) {
+    double x[3], s, y[2];
+    int t;
+    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK) << rescue_errmsg(opt.h);
+    simulate(x, s, y);
+    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK) << rescue_errmsg(opt.h);
   }
-  ~Opt() { rescue_destroy(h); }
-};
+}
 
 TEST(Categorical, DefinitionIsValidatedAndAFailureAddsNothing) {
   rescue_problem* p = nullptr;
@@ -207,13 +201,7 @@ TEST(Categorical, TheCausalModelHasAnIndicatorPerLevel) {
 
 TEST(Categorical, ALevelThatIsNotAnIndexIsRejectedAndChangesNothing) {
   Opt opt(mixed_problem("random"));
-  for (int i = 0; i < 5; ++i) {
-    double x[3], s, y[2];
-    int t;
-    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
-    simulate(x, s, y);
-    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
-  }
+  steps(opt, 5);
   const std::string before = state(opt.h);
   const double y[2] = {0.1, 0.2};
   const double fractional[3] = {0.5, 1.5, 2.0};
@@ -235,13 +223,7 @@ TEST(Categorical, ALevelThatIsNotAnIndexIsRejectedAndChangesNothing) {
 
 TEST(Categorical, CheckpointsKeepTheLabels) {
   Opt opt(mixed_problem("hvkg"));
-  for (int i = 0; i < 6; ++i) {
-    double x[3], s, y[2];
-    int t;
-    ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
-    simulate(x, s, y);
-    ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
-  }
+  steps(opt, 6);
   const std::string text = state(opt.h);
   rescue_optimizer* back = nullptr;
   ASSERT_EQ(rescue_load(text.data(), text.size(), &back), RESCUE_OK) << rescue_last_error();
@@ -262,11 +244,7 @@ TEST(Categorical, CheckpointsKeepTheLabels) {
   ASSERT_GE(fd, 0);
   close(fd);
   ASSERT_EQ(rescue_journal_open(opt.h, path), RESCUE_OK) << rescue_errmsg(opt.h);
-  double x[3], s, y[2];
-  int t;
-  ASSERT_EQ(rescue_suggest(opt.h, x, 3, &s, &t), RESCUE_OK);
-  simulate(x, s, y);
-  ASSERT_EQ(rescue_observe(opt.h, t, y, 2, nullptr, 0, nullptr, 0), RESCUE_OK);
+  steps(opt, 1);
   rescue_optimizer* resumed = nullptr;
   ASSERT_EQ(rescue_journal_resume(path, &resumed, nullptr), RESCUE_OK) << rescue_last_error();
   EXPECT_STREQ(rescue_option_label(resumed, 1, 2), "direct");

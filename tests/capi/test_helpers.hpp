@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "rescue.h"
 
 namespace rescue_test {
@@ -43,11 +45,21 @@ inline std::string state(const rescue_optimizer* opt) {
   return text;
 }
 
-/// small_problem with small acquisition settings, which keep the model
-/// strategies fast (the logic is the same), past the initial design after a
-/// few points.
-inline rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
-  rescue_problem* p = small_problem(strategy, seed);
+/// An optimizer created from a problem, which it frees; destroyed with it.
+struct Opt {
+  rescue_optimizer* h = nullptr;
+  explicit Opt(rescue_problem* p) {
+    EXPECT_EQ(rescue_create(p, &h), RESCUE_OK) << rescue_last_error();
+    rescue_problem_free(p);
+  }
+  ~Opt() { rescue_destroy(h); }
+  Opt(const Opt&) = delete;
+  Opt& operator=(const Opt&) = delete;
+};
+
+/// Small acquisition settings, which keep the model strategies fast (the
+/// logic is the same), past the initial design after a few points.
+inline void set_fast(rescue_problem* p) {
   rescue_problem_set_param(p, "kg.pool", 16);
   rescue_problem_set_param(p, "kg.fantasies", 2);
   rescue_problem_set_param(p, "acq.starts", 8);
@@ -58,6 +70,12 @@ inline rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
   rescue_problem_set_param(p, "recommend.generations", 4);
   rescue_problem_set_budget(p, 1e6);
   rescue_problem_set_initial_budget(p, 0.05);
+}
+
+/// small_problem with set_fast's settings.
+inline rescue_problem* fast_problem(const char* strategy, unsigned seed = 5) {
+  rescue_problem* p = small_problem(strategy, seed);
+  set_fast(p);
   return p;
 }
 
