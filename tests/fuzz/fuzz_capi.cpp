@@ -12,6 +12,7 @@
 // buffer is passed with a NULL pointer, which the library must reject.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -161,14 +162,22 @@ struct Harness {
         checkp(rescue_problem_new(r.byte() % 16 ? &p : nullptr), nullptr);
         break;
       case 1: {
-        static const char* builtins[] = {"branin-currin", "park", "healthcare", "robot-standin", "nope", nullptr};
+        static const char* builtins[] = {"branin-currin", "park",    "healthcare", "robot-standin",
+                                         "branin-currin-mixed", "nope", nullptr};
         rescue_problem_free(p);
         p = nullptr;
-        checkp(rescue_problem_builtin(builtins[r.byte() % 6], &p), nullptr);
+        checkp(rescue_problem_builtin(builtins[r.byte() % 7], &p), nullptr);
         break;
       }
       case 2: {
         const char* n = r.name();
+        if (r.byte() % 4 == 0) {  // a categorical option: labels may repeat, be empty or NULL
+          const int k = r.integer();
+          std::vector<const char*> labels;
+          for (int i = 0; i < std::min(k, 8); ++i) labels.push_back(r.name());
+          checkp(rescue_problem_add_categorical(p, n, r.byte() % 16 ? labels.data() : nullptr, std::min(k, 8)), p);
+          break;
+        }
         const double lo = r.real(), hi = r.real();
         checkp(rescue_problem_add_option(p, n, lo, hi, r.integer()), p);
         break;
@@ -332,6 +341,10 @@ struct Harness {
         double lo, hi, t;
         int kind;
         check(rescue_option_info(o, i, &lo, &hi, &kind), o, bp);
+        const int levels = rescue_option_levels(o, i);
+        if (levels < -1 || (!o && levels != -1)) violated("rescue_option_levels out of its range", op);
+        const char* label = rescue_option_label(o, i, r.integer());
+        if (label && levels < 2) violated("a label of an option without levels", op);
         check(rescue_constraint_info(o, i, &t, &kind), o, bp);
         check(rescue_target_fidelity(o, r.byte() % 8 ? &t : nullptr), o, bp);
         const int m = r.integer();
