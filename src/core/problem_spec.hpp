@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "util/categorical_bins.hpp"
 #include "util/error.hpp"
 
 namespace rescue {
@@ -18,15 +19,6 @@ enum class CostKind : int { Exponential = 0, PerLevel = 1, Callback = 2 };
 
 /// Cost callback of the C ABI: cost of evaluating x (d values) at fidelity s.
 using CostCallback = double (*)(const double* x, int d, double s, void* user);
-
-/// Unit coordinate of level k of a categorical option with L levels: the
-/// middle of the k-th of L equal bins of [0, 1].
-inline double categorical_unit(int k, int L) { return (k + 0.5) / L; }
-/// The level whose bin holds the unit coordinate u (clipped to [0, 1]).
-inline int categorical_level(double u, int L) {
-  const double t = u * L;
-  return t <= 0.0 ? 0 : (t >= L ? L - 1 : static_cast<int>(t));
-}
 
 /// A categorical option holds the index of its level (0 .. labels.size() - 1)
 /// as its value; lower is 0 and upper the last index.

@@ -21,7 +21,7 @@ struct Columns {
     double acc = 0.0;
     for (int j = 0; j < d; ++j) {
       if (levels && levels[j] > 0) {
-        const double t = level_of(a[j], levels[j]) != level_of(b[j], levels[j]) ? inv_ls[j] : 0.0;
+        const double t = categorical_level(a[j], levels[j]) != categorical_level(b[j], levels[j]) ? inv_ls[j] : 0.0;
         acc += 2.0 * t;
         if (g) g[j] = t;
       } else {

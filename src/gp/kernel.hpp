@@ -14,17 +14,13 @@
 #pragma once
 #include <Eigen/Dense>
 
+#include "util/categorical_bins.hpp"
+
 namespace rescue::gp {
 
 /// Per input column, its number of levels if categorical, else 0; empty: no
 /// categorical input. Shorter than d+1 is allowed (the rest continuous).
 using CategoricalLevels = Eigen::VectorXi;
-
-/// The level of a categorical unit value u among L levels: the bin u falls in.
-inline int level_of(double u, int L) {
-  const double t = u * L;
-  return t <= 0.0 ? 0 : (t >= L ? L - 1 : static_cast<int>(t));
-}
 
 /// k(X1_i, X2_j) for all pairs; log_lengthscale has d+1 entries (last: fidelity).
 Eigen::MatrixXd input_fidelity_kernel(const Eigen::MatrixXd& X1, const Eigen::MatrixXd& X2,
