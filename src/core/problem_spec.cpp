@@ -54,6 +54,11 @@ void ProblemSpec::check_new_name(const std::string& name, const char* what) cons
              std::any_of(constraints_.begin(), constraints_.end(), [&](const ConstraintSpec& c) { return clash(c.name); }) ||
              std::any_of(indicators_.begin(), indicators_.end(), clash);
   if (dup) fail(Status::InvalidArgument, "name '" + name + "' is already used in this problem");
+  // The causal model names a categorical option's levels "option=label".
+  for (const auto& o : options_)
+    for (const auto& l : o.labels)
+      if (name == o.name + "=" + l)
+        fail(Status::InvalidArgument, "name '" + name + "' is the causal model's name of a level of option '" + o.name + "'");
 }
 
 void ProblemSpec::add_option(const std::string& name, double lower, double upper, OptionKind kind) {
@@ -106,6 +111,15 @@ void ProblemSpec::add_categorical(const std::string& name, const std::vector<std
       if (labels[j] == l)
         fail(Status::InvalidArgument, "categorical option '" + name + "': label '" + l + "' is given twice (levels " +
                                           std::to_string(j) + " and " + std::to_string(k) + ")");
+  }
+  for (const auto& l : labels) {
+    const std::string level = name + "=" + l;
+    try {
+      check_new_name(level, "level");
+    } catch (const Error&) {
+      fail(Status::InvalidArgument, "categorical option '" + name + "': its level '" + l + "' would be named '" + level +
+                                        "' in the causal model, a name already used in this problem");
+    }
   }
   options_.push_back({name, 0.0, static_cast<double>(labels.size() - 1), OptionKind::Categorical, labels});
 }

@@ -85,11 +85,17 @@ TEST(Categorical, DefinitionIsValidatedAndAFailureAddsNothing) {
   EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("rescue_problem_add_categorical"), std::string::npos);
   ASSERT_EQ(rescue_problem_add_option(p, "x", 0.0, 1.0, RESCUE_CONTINUOUS), RESCUE_OK);
   EXPECT_EQ(rescue_problem_add_categorical(p, "x", two, 2), RESCUE_ERR_INVALID_ARGUMENT);  // name in use
-  ASSERT_EQ(rescue_problem_add_categorical(p, "c", two, 2), RESCUE_OK);
+  // The causal model names level k "c=label": no other variable may take such a name.
+  ASSERT_EQ(rescue_problem_add_indicator(p, "c=b"), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_add_categorical(p, "c", two, 2), RESCUE_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(rescue_problem_errmsg(p)).find("'c=b'"), std::string::npos) << rescue_problem_errmsg(p);
+  ASSERT_EQ(rescue_problem_add_categorical(p, "d", two, 2), RESCUE_OK);
+  EXPECT_EQ(rescue_problem_add_objective(p, "d=a", RESCUE_MINIMIZE), RESCUE_ERR_INVALID_ARGUMENT);
   rescue_problem_add_objective(p, "f", RESCUE_MINIMIZE);
   rescue_optimizer* opt = nullptr;
   ASSERT_EQ(rescue_create(p, &opt), RESCUE_OK);
   EXPECT_EQ(rescue_dimension(opt), 2);  // none of the refused calls added an option
+  EXPECT_EQ(rescue_num_objectives(opt), 1);
   rescue_destroy(opt);
   rescue_problem_free(p);
 }
