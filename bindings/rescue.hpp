@@ -130,6 +130,13 @@ struct FidelityAgreement {
   int targetRows = 0;        ///< successful observations at the target fidelity
 };
 
+/** How much the model relies on the causal model (rescue_prior_weights()). */
+struct PriorWeights {
+  std::vector<double> scale;  ///< M + Q values a_m: the causal estimate's weight in each output's prior mean
+  double kernelWeight = 0.0;  ///< w: the weight of the causal kernel term
+  bool inUse = false;         ///< false when the fit chose the model without the prior (every a_m 0)
+};
+
 /** A suggestion: evaluate configuration x at this fidelity, then report it under this ticket. */
 struct Suggestion {
   std::vector<double> x;
@@ -549,6 +556,15 @@ class Optimizer {
     out.rows.resize(static_cast<size_t>(nb));
     check(rescue_fidelity_agreement(h(), bands.data(), nb, out.rmsZ.data(), out.rank.data(), out.rows.data(), p,
                                     &out.targetRows));
+    return out;
+  }
+  /** How much the model behind predict() relies on the causal model ("rescue" only, from its first suggestion). */
+  PriorWeights priorWeights() {
+    PriorWeights out;
+    out.scale.resize(static_cast<size_t>(numObjectives() + numConstraints()));
+    int used = 0;
+    check(rescue_prior_weights(h(), out.scale.data(), static_cast<int>(out.scale.size()), &out.kernelWeight, &used));
+    out.inUse = used == 1;
     return out;
   }
   /** Interventional means of every objective then constraint metric at the n points x (n x d, row-major) and

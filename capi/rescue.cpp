@@ -639,6 +639,19 @@ rescue_status rescue_fidelity_agreement(rescue_optimizer* opt, const double* ban
   });
 }
 
+rescue_status rescue_prior_weights(rescue_optimizer* opt, double* scale, int p, double* kernel_weight, int* in_use) {
+  RESCUE_OPT_CALL(opt, {
+    need(scale, "scale buffer");
+    const rescue::ProblemSpec& spec = opt->engine->spec();
+    if (p != spec.num_objectives() + spec.num_constraints())
+      rescue::fail(Status::SizeMismatch, "p must equal the number of objectives plus constraints");
+    const rescue::engine::Optimizer::PriorWeights w = opt->engine->prior_weights();
+    std::copy(w.scale.data(), w.scale.data() + w.scale.size(), scale);
+    if (kernel_weight) *kernel_weight = w.kernel_weight;
+    if (in_use) *in_use = w.in_use ? 1 : 0;
+  });
+}
+
 // ---- observational data ---------------------------------------------------------------
 
 rescue_status rescue_add_observational(rescue_optimizer* opt, const double* rows, int n, int ncols) {

@@ -86,6 +86,60 @@ public static class TestRescue {
     }
   }
 
+  // Evaluations measure this system: an indicator z, then two objectives.
+  static double[] Truth(double a, double b) {
+    double z = a + b;
+    return new[] {z, 2 * z + a * a, (1 - a) * (1 - a) + 0.5 * b};
+  }
+
+  // The prior's weights after a few steps with 80 logs of the same system.
+  static PriorWeights PriorWeightsAfter(string strategy, int steps) {
+    using (var p = new Problem()) {
+      p.AddOption("a", 0.0, 1.0, Library.RESCUE_CONTINUOUS);
+      p.AddOption("b", 0.0, 1.0, Library.RESCUE_CONTINUOUS);
+      p.SetFidelityRange(0.0, 1.0, 1.0);
+      p.AddObjective("f1", Library.RESCUE_MINIMIZE);
+      p.AddObjective("f2", Library.RESCUE_MINIMIZE);
+      p.AddIndicator("z");
+      p.SetStrategy(strategy);
+      p.SetSeed(3);
+      p.SetBudget(1e6);
+      p.SetInitialBudget(0.05);
+      p.SetParam("kg.pool", 16);
+      p.SetParam("kg.fantasies", 2);
+      p.SetParam("acq.starts", 8);
+      p.SetParam("acq.refine", 1);
+      p.SetParam("acq.refine_evals", 8);
+      p.SetParam("acq.mc_samples", 16);
+      p.SetParam("recommend.population", 12);
+      p.SetParam("recommend.generations", 4);
+      using (var opt = new Optimizer(p)) {
+        var rng = new Random(11);
+        var logs = new List<double>();
+        for (int i = 0; i < 80; ++i) {
+          double a = rng.NextDouble(), b = rng.NextDouble();
+          double[] t = Truth(a, b);
+          logs.AddRange(new[] {a, b, 1.0, t[0], t[1], t[2]});
+        }
+        opt.AddObservational(logs.ToArray(), 6);
+        for (int i = 0; i < steps; ++i) {
+          Suggestion s = opt.Suggest();
+          double[] t = Truth(s.X[0], s.X[1]);
+          opt.Observe(s.Ticket, new[] {t[1], t[2]}, new double[0], new[] {t[0]});
+        }
+        return opt.PriorWeights();
+      }
+    }
+  }
+
+  static void PriorWeightsChecks() {
+    PriorWeights w = PriorWeightsAfter("rescue", 8);
+    Check(w.Scale.Length == 2 && Math.Abs(w.Scale[0] - 1) < 0.3 && Math.Abs(w.Scale[1] - 1) < 0.3 && w.InUse
+          && w.KernelWeight > 0, "a causal model of the same system is taken near face value");
+    ExpectError(() => PriorWeightsAfter("hvkg", 4), Library.RESCUE_ERR_INVALID_STATE, "no causal prior",
+                "a strategy without a causal model");
+  }
+
   // A categorical option: level indices in, out and in the Pareto set; its labels read back.
   static void CategoricalOption() {
     string[] boosters = {"gbtree", "dart", "linear"};
@@ -144,6 +198,7 @@ public static class TestRescue {
     }
     Check(parameters >= 20, "parameters listed");
     CategoricalOption();
+    PriorWeightsChecks();
     ParamInfo repair = Library.DescribeParam("rescue.repair");
     Check(repair.Kind == Library.RESCUE_PARAM_INTEGER && repair.Upper == 2.0, "rescue.repair's values");
 

@@ -437,6 +437,19 @@ module rescue
       integer(c_int) :: rescue_fidelity_agreement
     end function
 
+    !> How much the model behind rescue_predict relies on the causal model ("rescue" only):
+    !> scale(p) receives a_m for each objective then constraint metric (p = M + Q), kernel_weight
+    !> the weight w of the causal kernel term, in_use 1 if the fit kept the prior, 0 if not.
+    function rescue_prior_weights(opt, scale, p, kernel_weight, in_use) bind(C, name="rescue_prior_weights")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      real(c_double), intent(out) :: scale(*)
+      integer(c_int), value :: p
+      real(c_double), intent(out) :: kernel_weight
+      integer(c_int), intent(out) :: in_use
+      integer(c_int) :: rescue_prior_weights
+    end function
+
     !> rows(ncols, n) receives n rows in the layout of rescue_add_observational.
     function rescue_problem_sample_observational(problem, n, seed, rows, ncols) &
         bind(C, name="rescue_problem_sample_observational")

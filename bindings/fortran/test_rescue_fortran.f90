@@ -16,6 +16,8 @@ program test_rescue_fortran
   real(c_double), allocatable :: pmean(:, :), psd(:, :), pfeas(:), ps(:), cvm(:, :), cvs(:, :)
   real(c_double) :: fbands(2, 2), frms(2, 2), frank(2, 2)
   integer(c_int) :: frows(2), ftarget
+  real(c_double) :: pweights(3), pkernel
+  integer(c_int) :: pinuse
   real(c_double) :: none(0)
   character(:), allocatable :: text, ptext
   real(c_double) :: pdefault, plower, pupper
@@ -107,6 +109,12 @@ program test_rescue_fortran
   st = rescue_fidelity_agreement(opt, fbands, 2_c_int, frms, frank, frows, 2_c_int, ftarget)
   call expect(st == RESCUE_OK, 'fidelity agreement: '//rescue_errmsg(opt))
   call expect(frows(1) == cnt .and. frows(2) == ftarget, 'bands count their observations')
+  ! Only "rescue" has a causal prior to weigh; p is checked first.
+  st = rescue_prior_weights(opt, pweights, 3_c_int, pkernel, pinuse)
+  call expect(st == RESCUE_ERR_SIZE_MISMATCH, 'prior weights need p = M + Q')
+  st = rescue_prior_weights(opt, pweights, 2_c_int, pkernel, pinuse)
+  call expect(st == RESCUE_ERR_INVALID_STATE .and. index(rescue_errmsg(opt), 'no causal prior') > 0, &
+              'prior weights of a strategy without a causal model: '//rescue_errmsg(opt))
 
   ! A checkpoint written by another language: loading it and finishing gives the same set.
   st = rescue_load_file(trim(in_path), opt2)

@@ -291,6 +291,44 @@ def test_causal_model_graph_and_estimates():
         assert '"Aspirin" -> "PSA"' not in opt.causal_graph()
 
 
+def test_prior_weights():
+    """Logs of the same system give a causal model the fit takes near face value; a strategy
+    without a causal model has no prior to weigh."""
+    def truth(a, b):
+        z = a + b
+        return z, [2 * z + a * a, (1 - a) ** 2 + 0.5 * b]
+
+    rng = np.random.default_rng(11)
+    logs = []
+    for a, b in rng.uniform(size=(80, 2)):
+        z, y = truth(a, b)
+        logs.append([a, b, 1.0, z] + y)
+
+    def weights_after(strategy, steps):
+        p = rescue.Problem()
+        p.add_option("a", 0.0, 1.0).add_option("b", 0.0, 1.0).set_fidelity_range(0.0, 1.0, 1.0)
+        p.add_objective("f1", "min").add_objective("f2", "min").add_indicator("z")
+        p.set_strategy(strategy).set_seed(3).set_budget(1e6).set_initial_budget(0.05)
+        for key, value in [("kg.pool", 16), ("kg.fantasies", 2), ("acq.starts", 8), ("acq.refine", 1),
+                           ("acq.refine_evals", 8), ("acq.mc_samples", 16), ("recommend.population", 12),
+                           ("recommend.generations", 4)]:
+            p.set_param(key, value)
+        with p, rescue.Optimizer(p) as opt:
+            opt.add_observational(logs)
+            for _ in range(steps):
+                s = opt.suggest()
+                z, y = truth(*s.x)
+                opt.observe(s.ticket, y, indicators=[z])
+            return opt.prior_weights()
+
+    w = weights_after("rescue", 8)
+    assert len(w.scale) == 2 and all(abs(a - 1.0) < 0.3 for a in w.scale)
+    assert w.in_use is True and w.kernel_weight > 0
+    with pytest.raises(rescue.RescueError, match="no causal prior") as err:
+        weights_after("hvkg", 4)
+    assert err.value.status == rescue.RESCUE_ERR_INVALID_STATE
+
+
 def test_model_predictions(problem):
     with rescue.Optimizer(problem) as opt:
         with pytest.raises(rescue.RescueError) as err:

@@ -182,6 +182,16 @@ RunCalibration calibrate_run(const RunResult& run, int moves) {
   out.shared = score(start->shadow.o, *problem, moves, rng);
   score_held_out(start->strategy.o, spec, out.own);
   score_held_out(start->shadow.o, spec, out.shared);
+  PriorWeightsRecord prior;
+  prior.scale.resize(static_cast<std::size_t>(m + q));
+  int in_use = 0;
+  const rescue_status st =
+      rescue_prior_weights(start->strategy.o, prior.scale.data(), m + q, &prior.kernel_weight, &in_use);
+  if (st != RESCUE_ERR_INVALID_STATE) {  // that one: no causal prior
+    check(st, "rescue_prior_weights", start->strategy.o);
+    prior.in_use = in_use == 1;
+    out.prior = std::move(prior);
+  }
   return out;
 }
 
@@ -210,6 +220,45 @@ void write_reliability(std::ostringstream& md, const std::vector<StrategyCalibra
       }
       md << "\n";
     }
+  }
+}
+
+// The own models' weights on their causal prior, per strategy that has one.
+void write_prior_weights(std::ostringstream& md, const std::vector<StrategyCalibration>& results,
+                         const std::string& problem, const std::vector<std::string>& outputs) {
+  bool any = false;
+  for (const StrategyCalibration& s : results) any = any || (s.problem == problem && !s.priors.empty());
+  if (!any) return;
+  md << "\nThe own model's use of the causal prior (`rescue_prior_weights`): a_m scales each output's causal "
+        "estimate in the prior mean (1: taken at face value, 0: unused), w weighs the causal kernel term; a model "
+        "whose fit chose to ignore the prior has every a_m 0. Mean over runs, range in brackets.\n\n"
+        "| strategy | runs | prior in use |";
+  for (const std::string& o : outputs) md << " a_m of " << o << " |";
+  md << " w |\n|---|---|---|";
+  for (std::size_t k = 0; k < outputs.size(); ++k) md << "---|";
+  md << "---|\n";
+  auto summary = [&](const std::vector<double>& v) {
+    double sum = 0.0;
+    for (double x : v) sum += x;
+    return fixed(sum / static_cast<double>(v.size()), 2) + " [" + fixed(*std::min_element(v.begin(), v.end()), 2) +
+           ", " + fixed(*std::max_element(v.begin(), v.end()), 2) + "]";
+  };
+  for (const StrategyCalibration& s : results) {
+    if (s.problem != problem || s.priors.empty()) continue;
+    int used = 0;
+    std::vector<double> w;
+    for (const PriorWeightsRecord& r : s.priors) {
+      used += r.in_use ? 1 : 0;
+      w.push_back(r.kernel_weight);
+    }
+    md << "| " << s.strategy << " | " << s.priors.size() << " | " << used << " |";
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+      std::vector<double> a;
+      for (const PriorWeightsRecord& r : s.priors)
+        if (k < r.scale.size()) a.push_back(r.scale[k]);
+      md << " " << (a.empty() ? std::string("-") : summary(a)) << " |";
+    }
+    md << " " << summary(w) << " |\n";
   }
 }
 
@@ -309,6 +358,7 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
         }
       md << "\n";
     });
+    write_prior_weights(md, results, problem, outputs);
     md << "\n";
   }
   return md.str();

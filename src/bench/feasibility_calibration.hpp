@@ -13,6 +13,7 @@
 // deviations hold where it has data, by fidelity.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,17 @@ struct CalibrationTally {
   long total() const;
 };
 
+/// How much a model relies on its causal prior (rescue_prior_weights).
+struct PriorWeightsRecord {
+  std::vector<double> scale;  ///< a_m per output, objectives then constraint metrics
+  double kernel_weight = 0.0;
+  bool in_use = false;
+};
+
 struct RunCalibration {
   CalibrationTally own, shared;
+  /// The own model's, when it has a causal prior ("rescue").
+  std::optional<PriorWeightsRecord> prior;
 };
 
 /// Replays `run` and scores both models' recommended sets and `moves` random
@@ -67,6 +77,8 @@ struct StrategyCalibration {
   /// Each run's set hypervolume by the two models, in the same run order, for
   /// a paired comparison of the models on the same evaluations.
   std::vector<double> own_hv, shared_hv;
+  /// The own model's prior weights, one per run that has them.
+  std::vector<PriorWeightsRecord> priors;
 };
 
 /// Markdown: per problem and strategy, both models' sets (truly feasible
@@ -74,7 +86,7 @@ struct StrategyCalibration {
 /// the own set's hypervolume against the shared one's paired over runs, the
 /// reliability of the probabilities (set and moves pooled; problems with
 /// constraints), and the held-out errors of every output at the target and
-/// below it.
+/// below it, and where the own model has a causal prior, its weights.
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
 
 }  // namespace rescue::bench

@@ -130,13 +130,14 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
   std::vector<rescue::bench::StrategyCalibration> results;
   for (const std::string& problem : cfg.problems)
     for (const std::string& strategy : cfg.strategies) {
-      rescue::bench::StrategyCalibration sc{problem, strategy, {}, {}, {}};
+      rescue::bench::StrategyCalibration sc{problem, strategy, {}, {}, {}, {}};
       for (std::size_t i = 0; i < runs.size(); ++i)
         if (runs[i].spec.problem == problem && runs[i].spec.strategy == strategy) {
           sc.tally.own.merge(tallies[i].own);
           sc.tally.shared.merge(tallies[i].shared);
           sc.own_hv.push_back(tallies[i].own.set_hv);
           sc.shared_hv.push_back(tallies[i].shared.set_hv);
+          if (tallies[i].prior) sc.priors.push_back(*tallies[i].prior);
         }
       if (sc.tally.own.runs > 0) results.push_back(std::move(sc));
     }

@@ -404,6 +404,21 @@ acq::FidelityAgreement Optimizer::fidelity_agreement(const std::vector<acq::Fide
   return acq::fidelity_agreement(model->gp(), acq::training_set(spec_, observations_), s, f.target, bands);
 }
 
+Optimizer::PriorWeights Optimizer::prior_weights() {
+  const acq::Surrogate* model = current_model();
+  if (!model) fail(Status::InvalidState, "no model yet: the prior's weights need at least two successful observations");
+  const gp::MultiFidelityGp& gp = model->gp();
+  if (!gp.has_mean_hook())
+    fail(Status::InvalidState, "the model has no causal prior: only the \"rescue\" strategy's has one, from its "
+                               "first suggestion with at least two rows of data");
+  PriorWeights w;
+  const gp::Hyperparameters& h = gp.hyperparameters();
+  w.scale = h.mean_scale;
+  w.kernel_weight = gp.has_kernel_hook() ? std::exp(h.log_hook_weight) : 0.0;
+  w.in_use = !gp.prior_switched_off();
+  return w;
+}
+
 acq::CausalPrior& Optimizer::causal_model() {
   acq::CausalPrior* prior = strategy_->causal(view(HUGE_VAL));
   if (!prior)

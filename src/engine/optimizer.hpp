@@ -98,6 +98,18 @@ class Optimizer {
   /// fidelity range with lower <= upper. Throws InvalidState before two
   /// successful observations.
   acq::FidelityAgreement fidelity_agreement(const std::vector<acq::FidelityBand>& bands);
+  /// How much that same model relies on its causal prior: the learned scale
+  /// a_m of the causal estimate in each output's prior mean (objectives then
+  /// constraints), the weight w of the causal kernel term, and whether the fit
+  /// kept the prior (false: it chose the prior-off model). Throws InvalidState
+  /// when the model has no causal prior (a strategy other than "rescue", or
+  /// before its first suggestion) or before two successful observations.
+  struct PriorWeights {
+    Eigen::VectorXd scale;
+    double kernel_weight = 0.0;
+    bool in_use = false;
+  };
+  PriorWeights prior_weights();
 
   void add_observational(const std::vector<std::vector<double>>& rows);
   const std::vector<std::vector<double>>& observational() const { return observational_; }

@@ -345,6 +345,16 @@ FitReport MultiFidelityGp::fit(Rng& rng) {
   return commit_fit(st);
 }
 
+bool MultiFidelityGp::prior_switched_off() const {
+  const int ms = layout_.mean_scale_offset(), hw = layout_.hook_weight_offset();
+  if (ms < 0 && hw < 0) return false;
+  Eigen::VectorXd lo, hi;
+  layout_.bounds(kNoiseFloor, lo, hi);
+  const Eigen::VectorXd t = layout_.pack(hp_);
+  // The prior-off model's box of plan_fit.
+  return (ms < 0 || t.segment(ms, P_).cwiseAbs().maxCoeff() == 0.0) && (hw < 0 || t[hw] <= lo[hw]);
+}
+
 MultiFidelityGp::FitState MultiFidelityGp::plan_fit() const {
   FitState st;
   layout_.bounds(kNoiseFloor, st.box.lo, st.box.hi);

@@ -160,6 +160,12 @@ class MultiFidelityGp {
   /// of the prior-off model that the fits keep alongside while the data are
   /// small (see gp_fit.cpp); empty otherwise.
   const Eigen::VectorXd& plain_fit() const { return plain_; }
+  /// Whether a mean hook (a prior mean) or a kernel hook is set.
+  bool has_mean_hook() const { return bool(mean_hook_); }
+  bool has_kernel_hook() const { return bool(kernel_hook_); }
+  /// True when the fit learns the prior's weights (a_m or w) and chose the
+  /// prior-off model: every a_m 0 and w at its lower bound (gp_fit.cpp).
+  bool prior_switched_off() const;
   /// A draw of the target link theta (gamma = tanh theta) from its posterior
   /// given the data and the other hyperparameters (log marginal likelihood +
   /// log prior, objective() with the prior), on kTargetLinkCells equal cells

@@ -146,8 +146,24 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
       EXPECT_TRUE(std::isfinite(t->held_square[k]) && std::isfinite(t->held_square[3 + k])) << k;
     }
   }
+  // rescue's own model has a causal prior; its weights are those it reports.
+  ASSERT_TRUE(c.prior.has_value());
+  ASSERT_EQ(c.prior->scale.size(), 3u);
+  for (double a : c.prior->scale) EXPECT_TRUE(std::isfinite(a));
+  if (!c.prior->in_use) {
+    for (double a : c.prior->scale) EXPECT_EQ(a, 0.0);
+  }
   const std::string md =
-      calibration_markdown({{"healthcare", "rescue", c, {c.own.set_hv}, {c.shared.set_hv}}}, "cmd");
+      calibration_markdown({{"healthcare", "rescue", c, {c.own.set_hv}, {c.shared.set_hv}, {*c.prior}}}, "cmd");
+  EXPECT_NE(md.find("`rescue_prior_weights`"), std::string::npos) << md;
+  EXPECT_NE(md.find(std::string("| rescue | 1 | ") + (c.prior->in_use ? "1" : "0") + " |"), std::string::npos) << md;
+  // Two runs' weights: mean and range per output.
+  StrategyCalibration two{"healthcare", "rescue", c, {1.0, 2.0}, {1.0, 2.0},
+                          {{{0.5, 1.0, -0.5}, 2.0, true}, {{0.0, 0.0, 0.0}, 1e-6, false}}};
+  const std::string md2 = calibration_markdown({two}, "cmd");
+  EXPECT_NE(md2.find("| rescue | 2 | 1 | 0.25 [0.00, 0.50] | 0.50 [0.00, 1.00] | -0.25 [-0.50, 0.00] | 1.00 [0.00, 2.00] |"),
+            std::string::npos)
+      << md2;
   EXPECT_NE(md.find("| rescue | own | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| rescue | shared | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
@@ -157,7 +173,7 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
 
   // Three runs whose own sets beat the shared ones by 2, 3 and 1: t = 2 sqrt(3)
   // with 2 degrees of freedom, two-sided p = 1 - t / sqrt(t^2 + 2) = 0.0742.
-  StrategyCalibration three{"healthcare", "hvkg", c, {3.0, 5.0, 4.0}, {1.0, 2.0, 3.0}};
+  StrategyCalibration three{"healthcare", "hvkg", c, {3.0, 5.0, 4.0}, {1.0, 2.0, 3.0}, {}};
   const std::string md3 = calibration_markdown({three}, "cmd");
   EXPECT_NE(md3.find("| hvkg | 3 | 2.000 | 0.0742 | 3 of 3 |"), std::string::npos) << md3;
 
@@ -202,8 +218,10 @@ TEST(FeasibilityCalibration, ObjectiveErrorsWithoutConstraints) {
     for (int k = 0; k < m; ++k) z_sum[k] += (e.y[k] - mean[i * m + k]) / sd[i * m + k];
   }
   for (int k = 0; k < m; ++k) EXPECT_NEAR(c.shared.z_sum[k], z_sum[k], 1e-9 * (1.0 + std::abs(z_sum[k]))) << k;
-  const std::string md = calibration_markdown({{"branin-currin", "hvkg", c, {c.own.set_hv}, {c.shared.set_hv}}}, "cmd");
+  EXPECT_FALSE(c.prior.has_value()) << "hvkg has no causal prior";
+  const std::string md = calibration_markdown({{"branin-currin", "hvkg", c, {c.own.set_hv}, {c.shared.set_hv}, {}}}, "cmd");
   EXPECT_EQ(md.find("Reliability"), std::string::npos) << md;
+  EXPECT_EQ(md.find("rescue_prior_weights"), std::string::npos) << md;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
 }
 

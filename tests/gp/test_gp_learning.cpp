@@ -312,6 +312,44 @@ TEST(GpLearning, ALeaveOneOutChoiceHoldsUntilTheNextRecheck) {
   EXPECT_GE(switched_off, 1) << "no seed exercises a prior switched off";
 }
 
+// prior_switched_off() reads the prior-off model exactly: every a_m 0 and w at
+// its floor; any weight on the mean or on the kernel term is a prior in use,
+// and a model whose prior weights are not learned never reads as switched off.
+TEST(GpLearning, PriorSwitchedOffReadsThePriorOffModel) {
+  Rng rng(905);
+  const Eigen::MatrixXd X = mostly_cheap_inputs(30, rng);
+  const Eigen::MatrixXd Y = branin_currin(X);
+  const QuadraticPrior prior(X, Y);
+  MultiFidelityGp gp(3, 2, learned_prior_options());
+  gp.set_mean_hook(prior.mean());
+  gp.set_kernel_hook(prior.sigma());
+  gp.set_data(X, Y);
+  Eigen::VectorXd lo, hi;
+  gp.layout().bounds(1e-6, lo, hi);
+  Hyperparameters off = gp.default_hyperparameters();
+  off.mean_scale.setZero();
+  off.log_hook_weight = lo[gp.layout().hook_weight_offset()];
+  gp.set_hyperparameters(off);
+  EXPECT_TRUE(gp.prior_switched_off());
+  Hyperparameters h = off;
+  h.mean_scale[1] = 0.1;
+  gp.set_hyperparameters(h);
+  EXPECT_FALSE(gp.prior_switched_off());
+  h = off;
+  h.log_hook_weight += 0.5;
+  gp.set_hyperparameters(h);
+  EXPECT_FALSE(gp.prior_switched_off());
+
+  GpOptions fixed = learned_prior_options();
+  fixed.learn_mean_scale = fixed.learn_hook_weight = false;
+  MultiFidelityGp paper(3, 2, fixed);
+  paper.set_mean_hook(prior.mean());
+  paper.set_kernel_hook(prior.sigma());
+  paper.set_data(X, Y);
+  paper.set_hyperparameters(off);
+  EXPECT_FALSE(paper.prior_switched_off());
+}
+
 // Chosen by leave-one-out, the fit never predicts held-out points worse than
 // the plain model it starts from: the prior switched fully off (a_m = 0, w at
 // its floor) is always a candidate, also when the main search leaves the

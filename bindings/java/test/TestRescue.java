@@ -2,6 +2,7 @@ import java.util.Arrays;
 import org.rescue.Budget;
 import org.rescue.CrossValidation;
 import org.rescue.FidelityAgreement;
+import org.rescue.PriorWeights;
 import org.rescue.Observation;
 import org.rescue.Optimizer;
 import org.rescue.ParamInfo;
@@ -150,6 +151,61 @@ public final class TestRescue {
     }
   }
 
+  // Evaluations measure this system: an indicator z, then two objectives.
+  private static double[] truth(double a, double b) {
+    double z = a + b;
+    return new double[] {z, 2 * z + a * a, (1 - a) * (1 - a) + 0.5 * b};
+  }
+
+  // The prior's weights after a few steps with 80 logs of the same system.
+  private static PriorWeights priorWeightsAfter(String strategy, int steps) {
+    try (Problem p = new Problem()) {
+      p.addOption("a", 0.0, 1.0, RescueConstants.RESCUE_CONTINUOUS);
+      p.addOption("b", 0.0, 1.0, RescueConstants.RESCUE_CONTINUOUS);
+      p.setFidelityRange(0.0, 1.0, 1.0);
+      p.addObjective("f1", RescueConstants.RESCUE_MINIMIZE);
+      p.addObjective("f2", RescueConstants.RESCUE_MINIMIZE);
+      p.addIndicator("z");
+      p.setStrategy(strategy);
+      p.setSeed(3);
+      p.setBudget(1e6);
+      p.setInitialBudget(0.05);
+      p.setParam("kg.pool", 16);
+      p.setParam("kg.fantasies", 2);
+      p.setParam("acq.starts", 8);
+      p.setParam("acq.refine", 1);
+      p.setParam("acq.refine_evals", 8);
+      p.setParam("acq.mc_samples", 16);
+      p.setParam("recommend.population", 12);
+      p.setParam("recommend.generations", 4);
+      try (Optimizer opt = new Optimizer(p)) {
+        java.util.Random rng = new java.util.Random(11);
+        double[] logs = new double[80 * 6];
+        for (int i = 0; i < 80; ++i) {
+          double a = rng.nextDouble(), b = rng.nextDouble();
+          double[] t = truth(a, b);
+          System.arraycopy(new double[] {a, b, 1.0, t[0], t[1], t[2]}, 0, logs, 6 * i, 6);
+        }
+        opt.addObservational(logs, 6);
+        for (int i = 0; i < steps; ++i) {
+          Suggestion s = opt.suggest();
+          double[] t = truth(s.getX()[0], s.getX()[1]);
+          opt.observe(s.getTicket(), new double[] {t[1], t[2]}, new double[0], new double[] {t[0]});
+        }
+        return opt.priorWeights();
+      }
+    }
+  }
+
+  private static void priorWeights() {
+    PriorWeights w = priorWeightsAfter("rescue", 8);
+    double[] a = w.getScale();
+    check(a.length == 2 && Math.abs(a[0] - 1) < 0.3 && Math.abs(a[1] - 1) < 0.3 && w.getInUse()
+          && w.getKernelWeight() > 0, "a causal model of the same system is taken near face value");
+    expectError(() -> priorWeightsAfter("hvkg", 4), RescueConstants.RESCUE_ERR_INVALID_STATE, "no causal prior",
+                "a strategy without a causal model");
+  }
+
   public static void main(String[] args) throws Exception {
     check(Rescue.versionNumber() > 0 && !Rescue.versionString().isEmpty(), "version");
     check(Rescue.statusString(RescueConstants.RESCUE_ERR_UNKNOWN_TICKET).equals("unknown ticket"), "status string");
@@ -163,6 +219,7 @@ public final class TestRescue {
     }
     check(params >= 20, "parameters listed");
     categoricalOption();
+    priorWeights();
     ParamInfo repair = Rescue.describeParam("rescue.repair");
     check(repair.getKind() == RescueConstants.RESCUE_PARAM_INTEGER && repair.getUpper() == 2.0, "rescue.repair's values");
 

@@ -49,6 +49,7 @@ Parameter = namedtuple("Parameter", "name default kind lower upper description")
 Prediction = namedtuple("Prediction", "mean sd feasible")
 CrossValidation = namedtuple("CrossValidation", "mean sd")
 FidelityAgreement = namedtuple("FidelityAgreement", "rms_z rank rows target_rows")
+PriorWeights = namedtuple("PriorWeights", "scale kernel_weight in_use")
 
 
 def _error(status, message):
@@ -462,6 +463,16 @@ class Optimizer:
         n = len(flat) // 2
         return FidelityAgreement(_matrix(a.rmsZ, n, width), _matrix(a.rank, n, width), list(a.rows),
                                  int(a.targetRows))
+
+    def prior_weights(self):
+        """PriorWeights(scale, kernel_weight, in_use): how much the model behind predict() relies on
+        the causal model ("rescue" only, from its first suggestion). scale holds a_m for each
+        objective then constraint metric, the weight of the causal estimate in that output's prior
+        mean (standardized): near 1 taken at face value, near 0 unused. kernel_weight is the weight
+        w of the causal kernel term; in_use is False when the fit chose the model without the
+        prior (every a_m 0)."""
+        w = self._h().priorWeights()
+        return PriorWeights(list(w.scale), float(w.kernelWeight), bool(w.inUse))
 
     def add_observational(self, rows):
         """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""

@@ -366,6 +366,19 @@ rescue_fidelity_agreement <- function(opt, bands) {
        rows = FidelityAgreement_rows_get(a), target_rows = FidelityAgreement_targetRows_get(a))
 }
 
+#' How much the model behind rescue_predict relies on the causal model ("rescue" only, from its
+#' first suggestion): list(scale, kernel_weight, in_use). scale is a named vector of a_m for each
+#' objective then constraint metric, the weight of the causal estimate in that output's prior mean
+#' (standardized): near 1 taken at face value, near 0 unused. kernel_weight is the weight w of the
+#' causal kernel term; in_use is FALSE when the fit chose the model without the prior (every a_m 0).
+rescue_prior_weights <- function(opt) {
+  w <- .rescue(Optimizer_priorWeights(.handle(opt)))
+  info <- rescue_info(opt)
+  scale <- PriorWeights_scale_get(w)
+  names(scale) <- c(info$objectives, info$constraints)
+  list(scale = scale, kernel_weight = PriorWeights_kernelWeight_get(w), in_use = PriorWeights_inUse_get(w))
+}
+
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
 #' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
 rescue_add_observational <- function(opt, rows) {

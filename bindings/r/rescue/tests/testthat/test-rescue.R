@@ -182,6 +182,49 @@ test_that("a problem of one's own: options, levels, constraints, indicators, dat
   close(opt)
 })
 
+test_that("the prior's weights: near 1 for logs of the same system, and only for rescue", {
+  # Evaluations measure `truth`; the causal model learns from 80 logs of it.
+  truth <- function(x) {
+    z <- x[1] + x[2]
+    list(z = z, y = c(2 * z + x[1]^2, (1 - x[1])^2 + 0.5 * x[2]))
+  }
+  make <- function(strategy) {
+    rescue_problem(options = list(name = c("a", "b"), lower = c(0, 0), upper = c(1, 1)),
+                   objectives = c(f1 = "min", f2 = "min"), fidelity = c(0, 1, 1), indicators = "z",
+                   strategy = strategy, seed = 3, budget = 1e6, initial_budget = 0.05,
+                   params = list(kg.pool = 16, kg.fantasies = 2, acq.starts = 8, acq.refine = 1,
+                                 acq.refine_evals = 8, acq.mc_samples = 16, recommend.population = 12,
+                                 recommend.generations = 4))
+  }
+  set.seed(11)
+  logs <- t(sapply(1:80, function(i) {
+    x <- runif(2)
+    e <- truth(x)
+    c(x, 1, e$z, e$y)
+  }))
+  weights_after <- function(strategy, steps) {
+    p <- make(strategy)
+    on.exit(close(p))
+    opt <- rescue_optimizer(p)
+    on.exit(close(opt), add = TRUE)
+    rescue_add_observational(opt, logs)
+    for (i in seq_len(steps)) {
+      s <- rescue_suggest(opt)
+      e <- truth(s$x)
+      rescue_observe(opt, s$ticket, e$y, indicators = e$z)
+    }
+    rescue_prior_weights(opt)
+  }
+  w <- weights_after("rescue", 8)
+  expect_equal(names(w$scale), c("f1", "f2"))
+  expect_true(all(abs(w$scale - 1) < 0.3))
+  expect_true(w$in_use)
+  expect_gt(w$kernel_weight, 0)
+  e <- tryCatch(weights_after("hvkg", 4), rescue_error = function(e) e)
+  expect_equal(e$status, RESCUE_STATUS[["INVALID_STATE"]])
+  expect_match(conditionMessage(e), "no causal prior")
+})
+
 test_that("a mixed problem with a categorical option runs end to end", {
   boosters <- c("gbtree", "dart", "linear")
   penalty <- c(0.3, 0, 0.6)
