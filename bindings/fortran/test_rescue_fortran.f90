@@ -49,6 +49,7 @@ program test_rescue_fortran
   call expect(st == RESCUE_ERR_UNKNOWN_NAME, 'an unknown parameter is refused')
 
   call categorical_option()
+  call prior_weights_of_a_faithful_model()
 
   ! Bad input: the status and the library's own message.
   st = rescue_problem_builtin('no-such-problem', problem)
@@ -258,6 +259,56 @@ contains
                 'a fractional level is refused')
     call expect(rescue_num_observations(o) == 10, 'a refused observation adds nothing')
     call rescue_destroy(o)
+  end subroutine
+
+  !> The prior's weights: a causal model learned from 80 logs of the system the evaluations
+  !> measure is taken near face value.
+  subroutine prior_weights_of_a_faithful_model()
+    type(c_ptr) :: p, o
+    integer(c_int) :: t, k, used
+    real(c_double) :: xx(2), ss, yy(2), zz(1), g(0), logs(6, 80), a(2), w
+    character(len=24) :: keys(8) = [character(len=24) :: 'kg.pool', 'kg.fantasies', 'acq.starts', 'acq.refine', &
+                                    'acq.refine_evals', 'acq.mc_samples', 'recommend.population', &
+                                    'recommend.generations']
+    real(c_double) :: values(8) = [16, 2, 8, 1, 8, 16, 12, 4]
+    call expect(rescue_problem_new(p) == RESCUE_OK, 'new problem')
+    call expect(rescue_problem_add_option(p, 'a', 0.0_c_double, 1.0_c_double, RESCUE_CONTINUOUS) == RESCUE_OK, 'a')
+    call expect(rescue_problem_add_option(p, 'b', 0.0_c_double, 1.0_c_double, RESCUE_CONTINUOUS) == RESCUE_OK, 'b')
+    call expect(rescue_problem_set_fidelity_range(p, 0.0_c_double, 1.0_c_double, 1.0_c_double) == RESCUE_OK, 'fidelity')
+    call expect(rescue_problem_add_objective(p, 'f1', RESCUE_MINIMIZE) == RESCUE_OK, 'f1')
+    call expect(rescue_problem_add_objective(p, 'f2', RESCUE_MINIMIZE) == RESCUE_OK, 'f2')
+    call expect(rescue_problem_add_indicator(p, 'z') == RESCUE_OK, 'indicator')
+    call expect(rescue_problem_set_strategy(p, 'rescue') == RESCUE_OK, 'strategy')
+    call expect(rescue_problem_set_seed(p, 3_c_int) == RESCUE_OK, 'seed')
+    call expect(rescue_problem_set_budget(p, 1d6) == RESCUE_OK, 'budget')
+    call expect(rescue_problem_set_initial_budget(p, 0.05_c_double) == RESCUE_OK, 'initial budget')
+    do k = 1, 8
+      call expect(rescue_problem_set_param(p, trim(keys(k)), values(k)) == RESCUE_OK, 'param '//trim(keys(k)))
+    end do
+    call expect(rescue_create(p, o) == RESCUE_OK, 'create')
+    call rescue_problem_free(p)
+    ! Logs on a low-discrepancy sequence (golden-ratio steps), at the target fidelity.
+    do k = 1, 80
+      xx = [modulo(0.6180339887d0 * k, 1d0), modulo(0.7548776662d0 * k, 1d0)]
+      call truth(xx, zz, yy)
+      logs(:, k) = [xx(1), xx(2), 1d0, zz(1), yy(1), yy(2)]
+    end do
+    call expect(rescue_add_observational(o, logs, 80_c_int, 6_c_int) == RESCUE_OK, 'logs: '//rescue_errmsg(o))
+    do k = 1, 8
+      call expect(rescue_suggest(o, xx, 2_c_int, ss, t) == RESCUE_OK, 'suggest: '//rescue_errmsg(o))
+      call truth(xx, zz, yy)
+      call expect(rescue_observe(o, t, yy, g, zz) == RESCUE_OK, 'observe: '//rescue_errmsg(o))
+    end do
+    call expect(rescue_prior_weights(o, a, 2_c_int, w, used) == RESCUE_OK, 'prior weights: '//rescue_errmsg(o))
+    call expect(all(abs(a - 1) < 0.3d0) .and. used == 1 .and. w > 0, 'a faithful causal model is taken near face value')
+    call rescue_destroy(o)
+  end subroutine
+
+  subroutine truth(x, z, y)
+    real(c_double), intent(in) :: x(2)
+    real(c_double), intent(out) :: z(1), y(2)
+    z(1) = x(1) + x(2)
+    y = [2 * z(1) + x(1) ** 2, (1 - x(1)) ** 2 + 0.5d0 * x(2)]
   end subroutine
 
   subroutine pareto(o, px, py)
