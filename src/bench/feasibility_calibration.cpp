@@ -10,6 +10,7 @@
 #include "bench/statistics.hpp"
 #include "rescue.h"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace rescue::bench {
 
@@ -362,6 +363,27 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
     md << "\n";
   }
   return md.str();
+}
+
+std::string calibration_runs_csv(const std::vector<RunResult>& runs, const std::vector<RunCalibration>& calibrations) {
+  if (runs.size() != calibrations.size())
+    fail(Status::SizeMismatch, "feasibility calibration: runs and calibrations differ in number");
+  std::ostringstream csv;
+  csv << "problem,strategy,seed,own_hv,shared_hv,prior_in_use,prior_scale,kernel_weight\n";
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunCalibration& c = calibrations[i];
+    csv << runs[i].spec.problem << "," << runs[i].spec.strategy << "," << runs[i].spec.seed << ","
+        << fmt17(c.own.set_hv) << "," << fmt17(c.shared.set_hv) << ",";
+    if (c.prior) {
+      csv << (c.prior->in_use ? 1 : 0) << ",";
+      for (std::size_t k = 0; k < c.prior->scale.size(); ++k) csv << (k ? " " : "") << fmt17(c.prior->scale[k]);
+      csv << "," << fmt17(c.prior->kernel_weight);
+    } else {
+      csv << ",,";
+    }
+    csv << "\n";
+  }
+  return csv.str();
 }
 
 }  // namespace rescue::bench

@@ -89,4 +89,11 @@ struct StrategyCalibration {
 /// below it, and where the own model has a causal prior, its weights.
 std::string calibration_markdown(const std::vector<StrategyCalibration>& results, const std::string& command);
 
+/// CSV, one row per run (runs[i] scored as calibrations[i]): problem, strategy,
+/// seed, the own and shared sets' inferred hypervolumes (full precision, for
+/// paired comparisons across builds), and the own model's prior weights
+/// (prior_in_use, the scales a_m separated by spaces, w; empty without a
+/// causal prior).
+std::string calibration_runs_csv(const std::vector<RunResult>& runs, const std::vector<RunCalibration>& calibrations);
+
 }  // namespace rescue::bench

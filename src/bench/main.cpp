@@ -142,6 +142,7 @@ int feasibility_calibration(const rescue::bench::ExperimentConfig& cfg) {
       if (sc.tally.own.runs > 0) results.push_back(std::move(sc));
     }
   write_report(cfg.out_dir, "feasibility-calibration.md", rescue::bench::calibration_markdown(results, cfg.command));
+  std::ofstream(cfg.out_dir + "/feasibility-calibration-runs.csv") << rescue::bench::calibration_runs_csv(runs, tallies);
   return 0;
 }
 

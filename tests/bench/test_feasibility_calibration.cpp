@@ -10,6 +10,7 @@
 #include "problems/benchmark_problem.hpp"
 #include "tiny_run.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "util/rng.hpp"
 
 namespace {
@@ -157,6 +158,15 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
       calibration_markdown({{"healthcare", "rescue", c, {c.own.set_hv}, {c.shared.set_hv}, {*c.prior}}}, "cmd");
   EXPECT_NE(md.find("`rescue_prior_weights`"), std::string::npos) << md;
   EXPECT_NE(md.find(std::string("| rescue | 1 | ") + (c.prior->in_use ? "1" : "0") + " |"), std::string::npos) << md;
+  // One CSV row per run, with the hypervolumes at full precision and the weights.
+  const std::string csv = calibration_runs_csv({run}, {c});
+  EXPECT_EQ(csv.rfind("problem,strategy,seed,own_hv,shared_hv,prior_in_use,prior_scale,kernel_weight\n", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\nhealthcare,rescue," + std::to_string(run.spec.seed) + "," + fmt17(c.own.set_hv) + "," +
+                     fmt17(c.shared.set_hv) + "," + (c.prior->in_use ? "1" : "0") + "," + fmt17(c.prior->scale[0]) +
+                     " "),
+            std::string::npos)
+      << csv;
+  EXPECT_THROW(calibration_runs_csv({run}, {}), Error);
   // Two runs' weights: mean and range per output.
   StrategyCalibration two{"healthcare", "rescue", c, {1.0, 2.0}, {1.0, 2.0},
                           {{{0.5, 1.0, -0.5}, 2.0, true}, {{0.0, 0.0, 0.0}, 1e-6, false}}};
@@ -222,6 +232,9 @@ TEST(FeasibilityCalibration, ObjectiveErrorsWithoutConstraints) {
   const std::string md = calibration_markdown({{"branin-currin", "hvkg", c, {c.own.set_hv}, {c.shared.set_hv}, {}}}, "cmd");
   EXPECT_EQ(md.find("Reliability"), std::string::npos) << md;
   EXPECT_EQ(md.find("rescue_prior_weights"), std::string::npos) << md;
+  const std::string csv = calibration_runs_csv({run}, {c});
+  EXPECT_NE(csv.find("\nbranin-currin,hvkg,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",,\n"), std::string::npos) << "no prior weights: " << csv;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
 }
 
