@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "moo/hypervolume.hpp"
+#include "moo/hv_kernels.hpp"
+#include "moo/input_checks.hpp"
 #include "moo/pareto.hpp"
 
 namespace rescue::acq {
@@ -53,11 +54,16 @@ double ehvi_mc(const std::vector<double>& front, std::size_t m, const std::vecto
   Eigen::LLT<Eigen::MatrixXd> llt(covariance + 1e-12 * Eigen::MatrixXd::Identity(m, m));
   const Eigen::MatrixXd L = llt.matrixL();
   const std::size_t n = front.size() / m;
+  // The front is checked once; each sample then goes to the raw kernel.
+  moo::detail::check_points("ehvi_mc", front.data(), n, m, "front");
+  moo::detail::check_vector("ehvi_mc", ref.data(), m, "reference point");
   double total = 0.0;
   Eigen::VectorXd y(m);
+  std::vector<double> limit;
   for (Eigen::Index k = 0; k < base.rows(); ++k) {
     y = mean + L * base.row(k).transpose();
-    total += moo::hv_contribution(y.data(), front.data(), n, m, ref.data());
+    moo::detail::check_vector("ehvi_mc", y.data(), m, "sample");
+    total += moo::detail::contribution(y.data(), front.data(), n, m, ref.data(), limit);
   }
   return total / static_cast<double>(base.rows());
 }

@@ -4,16 +4,26 @@
 #include <utility>
 #include <vector>
 
-#include "moo/hypervolume.hpp"
+#include "moo/hv_kernels.hpp"
+#include "moo/input_checks.hpp"
 
 namespace rescue::acq {
 
 double greedy_gp_ci(const double* gp, const double* ci, std::size_t n, std::size_t m, const double* ref, double w,
                     std::size_t max_points) {
-  std::vector<double> set_gp, set_ci;
+  // The inputs are checked once here: the gains below run on the raw kernel,
+  // since one inner maximization computes thousands of them.
+  const char* where = "greedy_gp_ci";
+  moo::detail::check_points(where, gp, n, m, "GP values");
+  moo::detail::check_points(where, ci, n, m, "causal values");
+  moo::detail::check_vector(where, ref, m, "reference point");
+  std::vector<double> set_gp, set_ci, limit;
+  set_gp.reserve(max_points * m);
+  set_ci.reserve(max_points * m);
   auto gain = [&](std::size_t i) {
-    return moo::hv_contribution(gp + i * m, set_gp.data(), set_gp.size() / m, m, ref) +
-           w * moo::hv_contribution(ci + i * m, set_ci.data(), set_ci.size() / m, m, ref);
+    const std::size_t k = set_gp.size() / m;
+    return moo::detail::contribution(gp + i * m, set_gp.data(), k, m, ref, limit) +
+           w * moo::detail::contribution(ci + i * m, set_ci.data(), k, m, ref, limit);
   };
   // Max-heap of (stale upper bound, -index): ties go to the lowest index.
   std::priority_queue<std::pair<double, long>> heap;

@@ -8,6 +8,7 @@
 #include "acq/inner_selection.hpp"
 #include "moo/hv_greedy.hpp"
 #include "moo/hypervolume.hpp"
+#include "util/error.hpp"
 #include "util/rng.hpp"
 
 namespace {
@@ -85,6 +86,30 @@ TEST(GreedyGpCi, WithoutTheCausalTermItIsPlainGreedyHypervolume) {
   EXPECT_NEAR(rescue::acq::greedy_gp_ci(gp.data(), ci.data(), n, m, ref.data(), 0.0, 10), plain, 1e-12);
   // Identical GP and causal values: the objective is (1 + w) times the plain one.
   EXPECT_NEAR(rescue::acq::greedy_gp_ci(gp.data(), gp.data(), n, m, ref.data(), 0.5, 10), 1.5 * plain, 1e-12);
+}
+
+TEST(GreedyGpCi, RefusesNonFiniteValues) {
+  Rng rng(4);
+  const std::size_t n = 12, m = 2;
+  auto gp = points(rng, n, m), ci = points(rng, n, m);
+  std::vector<double> ref(m, 1.1);
+  const auto status_of = [&] {
+    try {
+      rescue::acq::greedy_gp_ci(gp.data(), ci.data(), n, m, ref.data(), 0.5, 4);
+    } catch (const rescue::Error& e) {
+      return e.status();
+    }
+    return rescue::Status::Ok;
+  };
+  EXPECT_EQ(status_of(), rescue::Status::Ok);
+  ci[7] = std::nan("");
+  EXPECT_EQ(status_of(), rescue::Status::NonFinite);
+  ci[7] = 0.5;
+  gp[n * m - 1] = INFINITY;
+  EXPECT_EQ(status_of(), rescue::Status::NonFinite);
+  gp[n * m - 1] = 0.5;
+  ref[1] = -INFINITY;
+  EXPECT_EQ(status_of(), rescue::Status::NonFinite);
 }
 
 }  // namespace
