@@ -33,7 +33,8 @@ bool feasible(const ProblemSpec& spec, const std::vector<double>& g) {
   return true;
 }
 
-double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs) {
+double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs,
+                            TargetEvaluations* known) {
   const ProblemSpec& spec = problem.spec();
   const int d = spec.dim(), m = spec.num_objectives();
   if (configs.size() % static_cast<std::size_t>(d) != 0)
@@ -41,8 +42,16 @@ double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std
   const std::size_t n = configs.size() / static_cast<std::size_t>(d);
   std::vector<double> ref(m), points;
   for (int j = 0; j < m; ++j) ref[j] = spec.to_min(j, spec.reference_point()[j]);
+  const double target = spec.fidelity().target;
+  auto evaluate = [&](const double* x) {
+    if (!known) return problem.evaluate(x, target);
+    std::vector<double> key(x, x + d);
+    auto it = known->find(key);
+    if (it == known->end()) it = known->emplace(std::move(key), problem.evaluate(x, target)).first;
+    return it->second;
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    const problems::Evaluation e = problem.evaluate(configs.data() + i * d, spec.fidelity().target);
+    const problems::Evaluation e = evaluate(configs.data() + i * d);
     if (!feasible(spec, e.g)) continue;
     for (int j = 0; j < m; ++j) points.push_back(spec.to_min(j, e.y[j]));
   }
@@ -187,8 +196,9 @@ RunResult run_benchmark(const RunSpec& rs, const std::function<void(double)>& pr
   const OptimizerHandle& shadow = start->shadow;
   Rng& noise_rng = start->noise;
   // Hypervolume of an optimizer's recommendation, evaluated noise-free at the target.
+  TargetEvaluations at_target;
   auto recommendation_hv = [&](rescue_optimizer* o, int* count) {
-    return inferred_hypervolume(*problem, recommended_configurations(o, d, m, count));
+    return inferred_hypervolume(*problem, recommended_configurations(o, d, m, count), &at_target);
   };
 
   const double total = rs.initial_budget + rs.budget;

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,10 +24,19 @@ namespace rescue::bench {
 /// Whether constraint metric values `g` satisfy every constraint of `spec`.
 bool feasible(const ProblemSpec& spec, const std::vector<double>& g);
 
+/// Noise-free evaluations at the target fidelity by configuration. A run's
+/// recommended sets repeat configurations (about one in ten on
+/// xgboost-hpo-constrained), and on the real-training problems each
+/// evaluation is a training, so a run keeps the ones it has made.
+using TargetEvaluations = std::map<std::vector<double>, problems::Evaluation>;
+
 /// Hypervolume of the feasible ones among `configs` (n x d, point-major),
 /// evaluated noise-free at the target fidelity, with the problem's reference
-/// point (maximized objectives negated, minimization convention).
-double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs);
+/// point (maximized objectives negated, minimization convention). With
+/// `known`, configurations found there are not evaluated again and the new
+/// evaluations are added to it.
+double inferred_hypervolume(const problems::BenchmarkProblem& problem, const std::vector<double>& configs,
+                            TargetEvaluations* known = nullptr);
 
 /// An optimizer as the harness makes it through the C ABI: a built-in problem
 /// with this seed and strategy, these parameters set in this order, and the

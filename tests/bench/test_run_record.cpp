@@ -322,3 +322,21 @@ TEST(InferredHypervolume, NegatesMaximizedObjectives) {
   const double expected = std::max(e.y[0], 0.0) * std::max(e.y[1], 0.0);
   EXPECT_NEAR(rb::inferred_hypervolume(*p, x), expected, 1e-15);
 }
+
+TEST(InferredHypervolume, ReusesAndKeepsKnownEvaluations) {
+  const auto p = rescue::problems::make_problem("branin-currin");
+  const std::vector<double> a{0.5, 0.2}, b{0.1, 0.9};
+  std::vector<double> configs = a;
+  configs.insert(configs.end(), b.begin(), b.end());
+  configs.insert(configs.end(), a.begin(), a.end());
+  rb::TargetEvaluations known;
+  const double plain = rb::inferred_hypervolume(*p, configs);
+  EXPECT_GT(plain, rb::inferred_hypervolume(*p, a));
+  EXPECT_EQ(rb::inferred_hypervolume(*p, configs, &known), plain);
+  ASSERT_EQ(known.size(), 2u);  // a once, b once
+  EXPECT_EQ(known.at(b).y, p->evaluate(b.data(), 1.0).y);
+  // A known evaluation is taken as it is: b's made worse than the reference
+  // point in both (maximized) objectives leaves a's volume alone.
+  known.at(b).y = {-1e9, -1e9};
+  EXPECT_EQ(rb::inferred_hypervolume(*p, configs, &known), rb::inferred_hypervolume(*p, a));
+}
