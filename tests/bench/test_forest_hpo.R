@@ -22,6 +22,23 @@ test_that("interaction strength matches its closed form for x1 + c x1 x2 on inde
   }
 })
 
+test_that("predicting distinct rows once gives every row's prediction", {
+  set.seed(9)
+  calls <- integer(0)
+  f <- function(z) {
+    calls <<- c(calls, nrow(z))
+    z[, 1] * 1e3 + z[, 2]
+  }
+  z <- matrix(sample(1:6, 400, replace = TRUE) / 7, ncol = 2)  # 36 distinct rows
+  expect_identical(.predict_distinct(f, z), f(z))
+  expect_equal(calls, c(nrow(unique(z)), nrow(z)))
+  # Rows that print alike but differ in the last place are predicted apart: the whole call is made.
+  calls <- integer(0)
+  w <- rbind(c(0.1 + 0.2, 1), c(0.3, 1), c(0.3, 1))
+  expect_identical(.predict_distinct(f, w), f(w))
+  expect_equal(calls, c(3L, 3L))
+})
+
 test_that("AUC counts the ordered pairs, ties half, and log loss is the clipped mean", {
   set.seed(7)
   for (rep in 1:20) {

@@ -66,11 +66,24 @@
   }, c(depth = 0, leaves = 0))
 }
 
+# predict_fn on the rows of z, calling it once on z's distinct rows: a row's prediction must not
+# depend on the other rows of the call (true of a forest's). Rows are matched by their printed
+# values; if two rows print alike but differ, every row is predicted.
+.predict_distinct <- function(predict_fn, z) {
+  key <- do.call(paste, c(as.data.frame(z), sep = "\r"))
+  first <- match(key, key)
+  if (any(z != z[first, , drop = FALSE])) return(predict_fn(z))
+  distinct <- which(first == seq_along(first))
+  p <- predict_fn(z[distinct, , drop = FALSE])
+  p[match(first, distinct)]
+}
+
 # Interaction strength (Molnar, Casalicchio & Bischl 2020): 1 - R^2 of the first-order ALE
 # decomposition f0 + sum_j ALE_j(x_j) as an approximation of the predictions f on the rows of x.
 # ALE_j is accumulated over bins between the quantiles (0, 1/K, ..., 1) of feature j (duplicates
 # merged), linear within a bin, centred on the rows; a row's local effect in its bin (z_b, z_b+1]
-# is f(x with x_j = z_b+1) - f(x with x_j = z_b). One prediction call for all rows and features.
+# is f(x with x_j = z_b+1) - f(x with x_j = z_b). One prediction call for the distinct rows of all
+# features' shifts: since the bin edges are data values, a quarter of the shifted rows repeat a row.
 .interaction_strength <- function(predict_fn, x, bins = 20) {
   n <- nrow(x)
   edges <- lapply(seq_len(ncol(x)), function(j)
@@ -83,7 +96,7 @@
     hi[, j] <- edges[[j]][bin[[j]] + 1L]
     rbind(lo, hi)
   })
-  p <- predict_fn(do.call(rbind, c(list(x), shifted)))
+  p <- .predict_distinct(predict_fn, do.call(rbind, c(list(x), shifted)))
   f <- p[seq_len(n)]
   total <- sum((f - mean(f))^2)
   if (total <= 1e-12 * n) return(0)  # a constant forest: nothing to decompose
