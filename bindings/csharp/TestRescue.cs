@@ -140,6 +140,42 @@ public static class TestRescue {
                 "a strategy without a causal model");
   }
 
+  // The causal model of the healthcare problem: its graph, its estimates, a DAG of one's own and
+  // background knowledge.
+  static void CausalModelChecks() {
+    using (var p = new Problem("healthcare")) {
+      p.SetSeed(3);
+      using (var opt = new Optimizer(p)) {
+        ExpectError(() => opt.CausalGraph(false, false), Library.RESCUE_ERR_INVALID_STATE, "causal",
+                    "no causal model before any data");
+        double[] rows = p.SampleObservational(150, 5);
+        Check(rows.Length == 150 * 6, "observational rows: 150 x 6 values");
+        opt.AddObservational(rows, 6);
+        string dot = opt.CausalGraph(false, false);
+        Check(dot.StartsWith("digraph") && dot.Contains("\"BMI\""), "the graph as DOT");
+        Check(opt.CausalGraph(true, false).Contains("\"edges\""), "the graph as JSON");
+        double[] x = {25.0, 0.5, 21.0, 0.1};
+        double[] s = {1.0, 1.0};
+        double[] mean = opt.CausalMeans(x, s);
+        double[] sd = opt.CausalSds(x, s);
+        Check(mean.Length == 6 && sd.Length == 6 && sd[0] >= 0 && sd[3] >= 0, "estimates: 2 x 3 values");
+        // Statin rises with BMI (the problem's first equation): sigmoid(-13 + 6.5 + 0.2 BMI).
+        double truth = 1 / (1 + Math.Exp(1.5));
+        Check(Math.Abs(mean[0] - truth) < 0.05 && mean[0] > mean[3], "Statin's estimate at BMI 25: " + mean[0]);
+        ExpectError(() => opt.SetDag("{\"edges\": [{\"from\": \"PSA\", \"to\": \"BMI\"}]}"),
+                    Library.RESCUE_ERR_INVALID_ARGUMENT, "", "an edge into an option");
+        opt.SetDag("{\"edges\": [{\"from\": \"BMI\", \"to\": \"Statin\"}, {\"from\": \"fidelity\", \"to\": \"Statin\"},"
+                   + " {\"from\": \"Statin\", \"to\": \"PSA\"}]}");
+        Check(opt.CausalGraph(false, false).Contains("\"Statin\" -> \"PSA\""), "a DAG of one's own");
+        opt.ClearDag();
+        opt.ConstrainEdge("Aspirin", "PSA", false);
+        Check(!opt.CausalGraph(false, false).Contains("\"Aspirin\" -> \"PSA\""), "a forbidden edge");
+        ExpectError(() => opt.ConstrainEdge("Nope", "PSA", true), Library.RESCUE_ERR_UNKNOWN_NAME, "Nope",
+                    "an unknown name");
+      }
+    }
+  }
+
   // A categorical option: level indices in, out and in the Pareto set; its labels read back.
   static void CategoricalOption() {
     string[] boosters = {"gbtree", "dart", "linear"};
@@ -199,6 +235,7 @@ public static class TestRescue {
     Check(parameters >= 20, "parameters listed");
     CategoricalOption();
     PriorWeightsChecks();
+    CausalModelChecks();
     ParamInfo repair = Library.DescribeParam("rescue.repair");
     Check(repair.Kind == Library.RESCUE_PARAM_INTEGER && repair.Upper == 2.0, "rescue.repair's values");
 

@@ -206,6 +206,42 @@ public final class TestRescue {
                 "a strategy without a causal model");
   }
 
+  // The causal model of the healthcare problem: its graph, its estimates, a DAG of one's own and
+  // background knowledge.
+  private static void causalModel() {
+    try (Problem p = new Problem("healthcare")) {
+      p.setSeed(3);
+      try (Optimizer opt = new Optimizer(p)) {
+        expectError(() -> opt.causalGraph(false, false), RescueConstants.RESCUE_ERR_INVALID_STATE, "causal",
+                    "no causal model before any data");
+        double[] rows = p.sampleObservational(150, 5);
+        check(rows.length == 150 * 6, "observational rows: 150 x 6 values");
+        opt.addObservational(rows, 6);
+        String dot = opt.causalGraph(false, false);
+        check(dot.startsWith("digraph") && dot.contains("\"BMI\""), "the graph as DOT");
+        check(opt.causalGraph(true, false).contains("\"edges\""), "the graph as JSON");
+        double[] x = {25.0, 0.5, 21.0, 0.1};
+        double[] s = {1.0, 1.0};
+        double[] mean = opt.causalMeans(x, s);
+        double[] sd = opt.causalSds(x, s);
+        check(mean.length == 6 && sd.length == 6 && sd[0] >= 0 && sd[3] >= 0, "estimates: 2 x 3 values");
+        // Statin rises with BMI (the problem's first equation): sigmoid(-13 + 6.5 + 0.2 BMI).
+        double truth = 1 / (1 + Math.exp(1.5));
+        check(Math.abs(mean[0] - truth) < 0.05 && mean[0] > mean[3], "Statin's estimate at BMI 25: " + mean[0]);
+        expectError(() -> opt.setDag("{\"edges\": [{\"from\": \"PSA\", \"to\": \"BMI\"}]}"),
+                    RescueConstants.RESCUE_ERR_INVALID_ARGUMENT, "", "an edge into an option");
+        opt.setDag("{\"edges\": [{\"from\": \"BMI\", \"to\": \"Statin\"}, {\"from\": \"fidelity\", \"to\": \"Statin\"},"
+                   + " {\"from\": \"Statin\", \"to\": \"PSA\"}]}");
+        check(opt.causalGraph(false, false).contains("\"Statin\" -> \"PSA\""), "a DAG of one's own");
+        opt.clearDag();
+        opt.constrainEdge("Aspirin", "PSA", false);
+        check(!opt.causalGraph(false, false).contains("\"Aspirin\" -> \"PSA\""), "a forbidden edge");
+        expectError(() -> opt.constrainEdge("Nope", "PSA", true), RescueConstants.RESCUE_ERR_UNKNOWN_NAME, "Nope",
+                    "an unknown name");
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     check(Rescue.versionNumber() > 0 && !Rescue.versionString().isEmpty(), "version");
     check(Rescue.statusString(RescueConstants.RESCUE_ERR_UNKNOWN_TICKET).equals("unknown ticket"), "status string");
@@ -220,6 +256,7 @@ public final class TestRescue {
     check(params >= 20, "parameters listed");
     categoricalOption();
     priorWeights();
+    causalModel();
     ParamInfo repair = Rescue.describeParam("rescue.repair");
     check(repair.getKind() == RescueConstants.RESCUE_PARAM_INTEGER && repair.getUpper() == 2.0, "rescue.repair's values");
 

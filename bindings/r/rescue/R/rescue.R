@@ -181,6 +181,19 @@ rescue_evaluate <- function(problem, x, fidelity) {
        indicators = Evaluation_indicators_get(e))
 }
 
+#' Rows of observational data drawn from a built-in problem (for demos and experiments): an n-row
+#' matrix in the layout of rescue_add_observational (options, fidelity, indicators, objectives,
+#' constraint metrics), columns named, drawn with the given seed.
+rescue_sample_observational <- function(problem, n, seed = 0) {
+  n <- as.integer(n)
+  rows <- .rescue(Problem_sampleObservational(.handle(problem), n, as.integer(seed)))
+  opt <- rescue_optimizer(problem)
+  on.exit(close(opt))
+  info <- rescue_info(opt)
+  cols <- c(info$options, "fidelity", info$indicators, info$objectives, info$constraints)
+  matrix(rows, nrow = n, byrow = TRUE, dimnames = list(NULL, cols))
+}
+
 #' Frees the problem now; a second close is harmless.
 close.rescue_problem <- function(con, ...) {
   if (!is.null(con$ptr)) {
@@ -310,6 +323,16 @@ rescue_pareto <- function(opt) {
   list(x = x, y = y)
 }
 
+# Configurations as a matrix with a row per point: a matrix or data frame (columns named after the
+# options taken by name, whatever their order) or a vector (one configuration, or with one option
+# one value per point).
+.points <- function(x, options) {
+  if (is.null(dim(x))) return(matrix(as.numeric(x), ncol = length(options), byrow = TRUE))
+  x <- as.matrix(x)
+  if (!is.null(colnames(x)) && all(options %in% colnames(x))) x <- x[, options, drop = FALSE]
+  x
+}
+
 #' Predictions of the model behind rescue_pareto at configurations `x` (a matrix or data frame,
 #' one row per point, columns taken by name when they are named after the options; or one
 #' configuration as a vector) and fidelities (one per row, or one for all): list(mean, sd, feasible), mean and sd matrices with a column per objective (in its own
@@ -317,14 +340,7 @@ rescue_pareto <- function(opt) {
 #' that every constraint holds.
 rescue_predict <- function(opt, x, fidelity) {
   info <- rescue_info(opt)
-  d <- length(info$options)
-  if (is.null(dim(x))) {
-    x <- matrix(as.numeric(x), ncol = d, byrow = TRUE)  # one configuration, or (d = 1) one value per point
-  } else {
-    x <- as.matrix(x)
-    # Columns named after the options are taken by name, whatever their order.
-    if (!is.null(colnames(x)) && all(info$options %in% colnames(x))) x <- x[, info$options, drop = FALSE]
-  }
+  x <- .points(x, info$options)
   if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
   p <- .rescue(Optimizer_predict(.handle(opt), as.numeric(t(x)), as.numeric(fidelity)))
   cols <- c(info$objectives, info$constraints)
@@ -377,6 +393,72 @@ rescue_prior_weights <- function(opt) {
   scale <- PriorWeights_scale_get(w)
   names(scale) <- c(info$objectives, info$constraints)
   list(scale = scale, kernel_weight = PriorWeights_kernelWeight_get(w), in_use = PriorWeights_inUse_get(w))
+}
+
+#' Interventional estimates of the causal model ("rescue" only, once it has learned one):
+#' list(mean, sd), matrices with a row per point and a column per objective (in its own sense) then
+#' per constraint metric, of E[outcome | do(options = x), fidelity] and its standard deviation. x
+#' and fidelity as in rescue_predict.
+rescue_causal_estimates <- function(opt, x, fidelity) {
+  info <- rescue_info(opt)
+  x <- .points(x, info$options)
+  if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
+  h <- .handle(opt)
+  flat <- as.numeric(t(x))
+  s <- as.numeric(fidelity)
+  mean <- .rescue(Optimizer_causalMeans(h, flat, s))
+  sd <- .rescue(Optimizer_causalSds(h, flat, s))
+  cols <- c(info$objectives, info$constraints)
+  list(mean = matrix(mean, nrow = nrow(x), byrow = TRUE, dimnames = list(NULL, cols)),
+       sd = matrix(sd, nrow = nrow(x), byrow = TRUE, dimnames = list(NULL, cols)))
+}
+
+#' The causal graph the model uses, as text: Graphviz DOT (format "dot") or JSON ("json": nodes with
+#' their roles, edges with whether they are directed). as_discovered = TRUE gives the graph as
+#' discovery produced it (PC's partially directed graph, for instance) rather than the DAG the
+#' structural equations are fitted on. A categorical option appears as one variable "name=label"
+#' per level but the first.
+rescue_causal_graph <- function(opt, format = c("dot", "json"), as_discovered = FALSE) {
+  format <- match.arg(format)
+  .rescue(Optimizer_causalGraph(.handle(opt), format == "json", isTRUE(as_discovered)))
+}
+
+# JSON string literals of the character vector s.
+.json_string <- function(s) {
+  s <- enc2utf8(as.character(s))
+  s <- gsub("\\", "\\\\", s, fixed = TRUE)
+  s <- gsub("\"", "\\\"", s, fixed = TRUE)
+  for (code in 1:31) s <- gsub(intToUtf8(code), sprintf("\\u%04x", code), s, fixed = TRUE)
+  paste0("\"", s, "\"")
+}
+
+#' Replaces causal discovery with your own DAG, used from the next suggestion on: JSON text
+#' ({"edges": [{"from": name, "to": name}, ...]}, as rescue_causal_graph writes it), or the edges
+#' as (from, to) names: a two-column matrix or data frame, or a list of c(from, to) pairs. NULL
+#' goes back to discovery. Returns opt, invisibly.
+rescue_set_dag <- function(opt, dag) {
+  h <- .handle(opt)
+  if (is.null(dag)) {
+    .rescue(Optimizer_clearDag(h))
+    return(invisible(opt))
+  }
+  if (!(is.character(dag) && length(dag) == 1)) {
+    edges <- if (is.list(dag) && !is.data.frame(dag)) do.call(rbind, lapply(dag, as.character)) else as.matrix(dag)
+    if (length(dag) && (NCOL(edges) != 2 || anyNA(edges)))
+      stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                            "a DAG is JSON text or (from, to) pairs of names: a two-column matrix or data frame, or a list of pairs"))
+    pairs <- if (length(dag)) sprintf("{\"from\": %s, \"to\": %s}", .json_string(edges[, 1]), .json_string(edges[, 2]))
+    dag <- paste0("{\"edges\": [", paste(pairs, collapse = ", "), "]}")
+  }
+  .rescue(Optimizer_setDag(h, dag))
+  invisible(opt)
+}
+
+#' Requires (required = TRUE) or forbids (FALSE) the causal edge from -> to in discovery. Returns
+#' opt, invisibly.
+rescue_constrain_edge <- function(opt, from, to, required = TRUE) {
+  .rescue(Optimizer_constrainEdge(.handle(opt), as.character(from), as.character(to), isTRUE(required)))
+  invisible(opt)
 }
 
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,

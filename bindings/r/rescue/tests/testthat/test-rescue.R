@@ -225,6 +225,69 @@ test_that("the prior's weights: near 1 for logs of the same system, and only for
   expect_match(conditionMessage(e), "no causal prior")
 })
 
+test_that("the causal model: its graph, its estimates, a DAG of one's own and background knowledge", {
+  p <- rescue_builtin_problem("healthcare", seed = 3)
+  on.exit(close(p))
+  opt <- rescue_optimizer(p)
+  on.exit(close(opt), add = TRUE)
+  status <- function(expr) tryCatch({ expr; RESCUE_STATUS[["OK"]] }, rescue_error = function(e) e$status)
+  expect_equal(status(rescue_causal_graph(opt)), RESCUE_STATUS[["INVALID_STATE"]])
+  rows <- rescue_sample_observational(p, 150, seed = 5)
+  expect_equal(dim(rows), c(150L, 6L))
+  expect_equal(colnames(rows), c("BMI", "Aspirin", "fidelity", "Statin", "PSA", "Cancer"))
+  expect_identical(rows, rescue_sample_observational(p, 150, seed = 5))
+  expect_false(identical(rows, rescue_sample_observational(p, 150, seed = 6)))
+  expect_equal(status(rescue_sample_observational(p, 0, seed = 5)), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  rescue_add_observational(opt, rows)
+
+  dot <- rescue_causal_graph(opt)
+  expect_match(dot, "^digraph")
+  expect_match(dot, "\"BMI\"", fixed = TRUE)
+  expect_match(rescue_causal_graph(opt, "json"), "\"edges\"", fixed = TRUE)
+  expect_match(rescue_causal_graph(opt, "json", as_discovered = TRUE), "\"directed\"", fixed = TRUE)
+  expect_error(rescue_causal_graph(opt, "xml"))
+
+  # The estimates against the problem's equations (Statin depends on BMI and the fidelity only),
+  # with the configurations given by position or, in any order, by name.
+  x <- rbind(c(25, 0.5), c(21, 0.1))
+  est <- rescue_causal_estimates(opt, x, 1)
+  expect_equal(dimnames(est$mean), list(NULL, c("Statin", "PSA", "Cancer")))
+  expect_true(all(est$sd >= 0))
+  truth <- sapply(1:2, function(i) rescue_evaluate(p, x[i, ], 1)$objectives[1])
+  expect_equal(unname(est$mean[, "Statin"]), truth, tolerance = 0.05, scale = 1)
+  expect_gt(est$mean[1, "Statin"], est$mean[2, "Statin"])
+  expect_equal(rescue_causal_estimates(opt, data.frame(Aspirin = x[, 2], BMI = x[, 1]), c(1, 1)), est)
+  expect_equal(status(rescue_causal_estimates(opt, x, c(1, 1, 1))), RESCUE_STATUS[["SIZE_MISMATCH"]])
+
+  # A DAG of one's own, as pairs, as a data frame or as the JSON the graph is read back in.
+  expect_equal(status(rescue_set_dag(opt, list(c("PSA", "BMI")))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  dag <- rbind(c("BMI", "Statin"), c("fidelity", "Statin"), c("Statin", "PSA"))
+  rescue_set_dag(opt, list(dag[1, ], dag[2, ], dag[3, ]))
+  mine <- rescue_causal_graph(opt)
+  expect_match(mine, "\"Statin\" -> \"PSA\"", fixed = TRUE)
+  expect_equal(lengths(regmatches(mine, gregexpr("->", mine, fixed = TRUE))), 3L)
+  rescue_set_dag(opt, NULL)
+  rescue_set_dag(opt, data.frame(from = dag[, 1], to = dag[, 2]))
+  expect_identical(rescue_causal_graph(opt), mine)
+  json <- rescue_causal_graph(opt, "json")
+  rescue_set_dag(opt, NULL)
+  rescue_set_dag(opt, json)
+  expect_identical(rescue_causal_graph(opt), mine)
+  # Names are quoted for JSON: one with a quote is an unknown name, not malformed text.
+  expect_equal(status(rescue_set_dag(opt, list(c("B\"MI\\", "Statin")))), RESCUE_STATUS[["UNKNOWN_NAME"]])
+  expect_equal(status(rescue_set_dag(opt, matrix(c("BMI", "Statin", "PSA"), 1))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_identical(rescue_causal_graph(opt), mine)  # a refused DAG changes nothing
+
+  # Background knowledge for discovery.
+  rescue_set_dag(opt, NULL)
+  rescue_constrain_edge(opt, "Aspirin", "PSA", required = FALSE)
+  expect_false(grepl("\"Aspirin\" -> \"PSA\"", rescue_causal_graph(opt), fixed = TRUE))
+  rescue_constrain_edge(opt, "Aspirin", "Statin")
+  expect_match(rescue_causal_graph(opt), "\"Aspirin\" -> \"Statin\"", fixed = TRUE)
+  expect_equal(status(rescue_constrain_edge(opt, "Aspirin", "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_constrain_edge(opt, "Nope", "PSA")), RESCUE_STATUS[["UNKNOWN_NAME"]])
+})
+
 test_that("a mixed problem with a categorical option runs end to end", {
   boosters <- c("gbtree", "dart", "linear")
   penalty <- c(0.3, 0, 0.6)
