@@ -112,3 +112,44 @@ test_that("evaluations are deterministic, counted as stated and checked", {
   expect_error(plain$evaluate(x, 0.01), "fidelity")
   expect_error(plain$evaluate(x, NA), "fidelity")
 })
+
+source(file.path(Sys.getenv("RESCUE_SOURCE_DIR", "."), "src", "bench", "r", "forest_diagnosis.R"))
+
+test_that("held-out errors by band match a direct computation", {
+  set.seed(13)
+  n <- 60
+  y <- matrix(rnorm(2 * n), n, dimnames = list(NULL, c("a", "b")))
+  m <- y + matrix(rnorm(2 * n, sd = 0.3), n)
+  sd <- matrix(runif(2 * n, 0.1, 1), n)
+  s <- c(runif(n - 2, 0.03, 0.6), 0.5, 0.5)  # nothing in [0.75, 1]; 0.5 opens the third band
+  breaks <- c(0.03, 0.25, 0.5, 0.75, 1)
+  r <- loo_by_band(y, m, sd, s, breaks)
+  expect_equal(r$count, c(sum(s < 0.25), sum(s >= 0.25 & s < 0.5), sum(s >= 0.5 & s < 0.75), 0))
+  for (b in 1:3) {
+    rows <- s >= breaks[b] & s < breaks[b + 1]
+    for (o in 1:2) {
+      expect_equal(r$rmse[b, o], sqrt(mean((y[rows, o] - m[rows, o])^2)))
+      expect_equal(r$rms_z[b, o], sqrt(mean(((y[rows, o] - m[rows, o]) / sd[rows, o])^2)))
+    }
+  }
+  expect_true(all(is.na(r$rms_z[4, ])) && all(is.na(r$rmse[4, ])))
+  expect_equal(colnames(r$rmse), c("a", "b"))
+  # The last band is closed: the target itself belongs to it.
+  expect_equal(loo_by_band(y[1:2, ], m[1:2, ], sd[1:2, ], c(1, 0.8), breaks)$count, c(0, 0, 0, 2))
+})
+
+test_that("fidelity ranks: Spearman correlation with the target, exact for a monotone transform", {
+  problem <- list(options = data.frame(name = c("u", "v"), lower = c(0, 1), upper = c(1, 100),
+                                       kind = c("continuous", "log"), stringsAsFactors = FALSE),
+                  fidelity = c(lower = 0, upper = 1, target = 1), objectives = c(f = "min", g = "max"),
+                  constraints = list(list("h", 1, "<=")))
+  # f keeps its order at every fidelity; g's order reverses below 0.5; h ignores the fidelity.
+  evaluate <- function(x, s) list(objectives = c(f = exp(s * x[1]), g = (s - 0.5) * log(x[2])),
+                                  constraints = c(h = x[1] + log(x[2])))
+  r <- forest_fidelity_ranks(problem, evaluate, 12, 3L, c(0.2, 0.7))
+  expect_equal(dim(r), c(3L, 3L))
+  expect_equal(colnames(r), c("f", "g", "h"))
+  expect_equal(unname(r[, "f"]), c(1, 1, 1))
+  expect_equal(unname(r[, "g"]), c(-1, 1, 1))
+  expect_equal(unname(r[, "h"]), c(1, 1, 1))
+})

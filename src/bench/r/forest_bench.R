@@ -7,18 +7,22 @@
 #       [--initial-budget 2] [--observational-rows 200] [--max-suggestions 200]
 #       [--recommend-every 0.5] [--recommend-points 50] [--quick]
 #   Rscript src/bench/r/forest_bench.R --check-max-hv [--problems ...] [--quick]
+#   Rscript src/bench/r/forest_bench.R --diagnose --out DIR [--problems ...] [--seeds 20]
+#       [--report FILE] [--quick]     (forest_diagnosis.R; the report goes to DIR/forest-diagnosis.md)
 #
 # A complete run file with the same settings is not run again, so an interrupted benchmark resumes.
 # Needs R_LIBS to hold the rescue package (a build installs it in <build>/bindings/r/library).
 
 suppressPackageStartupMessages(library(rescue))
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])), "forest_hpo.R"))
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1]))
+source(file.path(here, "forest_hpo.R"))
+source(file.path(here, "forest_diagnosis.R"))
 
 parse_args <- function(args) {
   opts <- list(out = NULL, problems = "forest-hpo,forest-hpo-constrained", strategies = "rescue,hvkg,ehvi,momf,random",
                seeds = 20, first_seed = 1, budget = NA, initial_budget = 2, observational_rows = 200,
                max_suggestions = 200, recommend_every = 0.5, recommend_points = 50, quick = FALSE,
-               check_max_hv = FALSE)
+               check_max_hv = FALSE, diagnose = FALSE, report = NULL)
   i <- 1
   while (i <= length(args)) {
     key <- gsub("-", "_", sub("^--", "", args[i]))
@@ -79,13 +83,19 @@ set_hypervolume <- function(problem, evaluate, x) {
   rescue_hypervolume(points, to_min(problem, problem$reference_point))
 }
 
-# A configuration drawn uniformly (log-scale options uniformly in their logarithm), integers rounded.
-draw_configuration <- function(options) {
-  u <- stats::runif(nrow(options))
-  log_scale <- options$kind == "log"
-  v <- ifelse(log_scale, exp(log(options$lower) + u * (log(options$upper) - log(options$lower))),
-              options$lower + u * (options$upper - options$lower))
-  ifelse(options$kind == "integer", round(v), v)
+# A run's observational rows (not in the budget; NULL for none): uniform configurations at uniform
+# fidelities, the same for every strategy with the same seed, in the layout of
+# rescue_add_observational. Leaves R's random stream where the run continues from.
+observational_rows <- function(problem, evaluate, seed, n) {
+  set.seed(seed)
+  if (n <= 0) return(NULL)
+  t(vapply(seq_len(n), function(i) {
+    x <- draw_configuration(problem$options)
+    s <- stats::runif(1, problem$fidelity[["lower"]], problem$fidelity[["upper"]])
+    e <- evaluate(x, s)
+    c(x, s, e$indicators, e$objectives, e$constraints)
+  }, numeric(nrow(problem$options) + 1 + length(problem$indicators) + length(problem$objectives) +
+               length(problem$constraints))))
 }
 
 new_optimizer <- function(problem, strategy, seed, budget, initial_budget, params) {
@@ -118,18 +128,9 @@ run_one <- function(problem, strategy, seed, settings) {
                                       c(list(gp.fidelity_levels = 0), recommender)) else NULL
   if (!is.null(shadow)) on.exit(close(shadow), add = TRUE)
 
-  # Observational rows (not in the budget): uniform configurations at uniform fidelities, the same
-  # for every strategy with the same seed.
-  set.seed(seed)
+  rows <- observational_rows(problem, evaluate, seed, settings$observational_rows)
   observational_cost <- 0
-  if (settings$observational_rows > 0) {
-    rows <- t(vapply(seq_len(settings$observational_rows), function(i) {
-      x <- draw_configuration(problem$options)
-      s <- stats::runif(1, problem$fidelity[["lower"]], problem$fidelity[["upper"]])
-      e <- evaluate(x, s)
-      c(x, s, e$indicators, e$objectives, e$constraints)
-    }, numeric(nrow(problem$options) + 1 + length(problem$indicators) + length(problem$objectives) +
-                 length(problem$constraints))))
+  if (!is.null(rows)) {
     observational_cost <- sum(vapply(rows[, nrow(problem$options) + 1], function(s) rescue_cost(opt, problem$options$lower, s), 0)) / unit
     rescue_add_observational(opt, rows)
   }
@@ -288,4 +289,4 @@ check_max_hv <- function(opts) {
 }
 
 opts <- parse_args(commandArgs(trailingOnly = TRUE))
-if (opts$check_max_hv) check_max_hv(opts) else run_experiment(opts)
+if (opts$check_max_hv) check_max_hv(opts) else if (opts$diagnose) run_diagnosis(opts) else run_experiment(opts)

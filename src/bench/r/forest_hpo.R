@@ -116,6 +116,15 @@
   min(1, sum((f - approx)^2) / total)
 }
 
+# A configuration drawn uniformly (log-scale options uniformly in their logarithm), integers rounded.
+draw_configuration <- function(options) {
+  u <- stats::runif(nrow(options))
+  log_scale <- options$kind == "log"
+  v <- ifelse(log_scale, exp(log(options$lower) + u * (log(options$upper) - log(options$lower))),
+              options$lower + u * (options$upper - options$lower))
+  ifelse(options$kind == "integer", round(v), v)
+}
+
 # Whether constraint values g (named) satisfy every constraint of the problem.
 forest_feasible <- function(problem, g) {
   all(vapply(problem$constraints, function(con) {
