@@ -239,17 +239,37 @@ print.rescue_optimizer <- function(x, ...) {
   invisible(x)
 }
 
-#' Dimensions and names of the optimizer's problem.
+#' The optimizer's problem and state: list(strategy, options, objectives, constraints, indicators
+#' (names), levels (the labels of each categorical option), target_fidelity, senses (each
+#' objective's "min" or "max", named), thresholds (each constraint's bound, named), constraint_senses
+#' ("<=" or ">=", named), reference_point (named; NULL when the problem has none), observational
+#' (the number of observational rows given), journal_open, journal_torn_tail (after
+#' rescue_journal_resume: whether a partly written last record was ignored)).
 rescue_info <- function(opt) {
   h <- .handle(opt)
   names_of <- function(n, f) vapply(seq_len(n) - 1L, function(i) f(h, i), "")
+  objectives <- names_of(Optimizer_numObjectives(h), Optimizer_objectiveName)
+  constraints <- names_of(Optimizer_numConstraints(h), Optimizer_constraintName)
+  limits <- lapply(seq_along(constraints) - 1L, function(i) .rescue(Optimizer_constraintInfo(h, i)))
+  named <- function(v, n) if (length(v)) setNames(v, n) else setNames(v, character(0))
+  reference <- tryCatch(.rescue(Optimizer_referencePoint(h)), rescue_error = function(e) {
+    if (e$status == RESCUE_STATUS[["INVALID_STATE"]]) NULL else stop(e)
+  })
   list(strategy = Optimizer_strategyName(h),
        options = names_of(Optimizer_dimension(h), Optimizer_optionName),
-       objectives = names_of(Optimizer_numObjectives(h), Optimizer_objectiveName),
-       constraints = names_of(Optimizer_numConstraints(h), Optimizer_constraintName),
+       objectives = objectives,
+       constraints = constraints,
        indicators = names_of(Optimizer_numIndicators(h), Optimizer_indicatorName),
        levels = .levels(h),
-       target_fidelity = .rescue(Optimizer_targetFidelity(h)))
+       target_fidelity = .rescue(Optimizer_targetFidelity(h)),
+       senses = named(vapply(seq_along(objectives) - 1L, function(i)
+         if (.rescue(Optimizer_objectiveSense(h, i)) == 1L) "max" else "min", ""), objectives),
+       thresholds = named(vapply(limits, ConstraintInfo_threshold_get, 0), constraints),
+       constraint_senses = named(vapply(limits, function(l) names(.constraint_senses)[.constraint_senses == ConstraintInfo_sense_get(l)], ""), constraints),
+       reference_point = if (!is.null(reference)) setNames(reference, objectives),
+       observational = Optimizer_numObservational(h),
+       journal_open = Optimizer_journalIsOpen(h),
+       journal_torn_tail = Optimizer_journalTornTail(h))
 }
 
 # The labels of each categorical option, named by option (level index k is label k + 1).
