@@ -240,7 +240,9 @@ print.rescue_optimizer <- function(x, ...) {
 }
 
 #' The optimizer's problem and state: list(strategy, options, objectives, constraints, indicators
-#' (names), levels (the labels of each categorical option), target_fidelity, senses (each
+#' (names), bounds (a data frame of each option's name, lower, upper and kind, as rescue_problem
+#' takes it; a categorical option's bounds are 0 and its number of levels - 1), levels (the labels
+#' of each categorical option), target_fidelity, senses (each
 #' objective's "min" or "max", named), thresholds (each constraint's bound, named), constraint_senses
 #' ("<=" or ">=", named), reference_point (named; NULL when the problem has none), observational
 #' (the number of observational rows given), journal_open, journal_torn_tail (after
@@ -252,11 +254,17 @@ rescue_info <- function(opt) {
   constraints <- names_of(Optimizer_numConstraints(h), Optimizer_constraintName)
   limits <- lapply(seq_along(constraints) - 1L, function(i) .rescue(Optimizer_constraintInfo(h, i)))
   named <- function(v, n) if (length(v)) setNames(v, n) else setNames(v, character(0))
+  options <- names_of(Optimizer_dimension(h), Optimizer_optionName)
+  ranges <- lapply(seq_along(options) - 1L, function(i) .rescue(Optimizer_optionInfo(h, i)))
+  kinds <- c(names(.kinds), "categorical")
   reference <- tryCatch(.rescue(Optimizer_referencePoint(h)), rescue_error = function(e) {
     if (e$status == RESCUE_STATUS[["INVALID_STATE"]]) NULL else stop(e)
   })
   list(strategy = Optimizer_strategyName(h),
-       options = names_of(Optimizer_dimension(h), Optimizer_optionName),
+       options = options,
+       bounds = data.frame(name = options, lower = vapply(ranges, OptionInfo_lower_get, 0),
+                           upper = vapply(ranges, OptionInfo_upper_get, 0),
+                           kind = kinds[vapply(ranges, OptionInfo_kind_get, 0L) + 1L], stringsAsFactors = FALSE),
        objectives = objectives,
        constraints = constraints,
        indicators = names_of(Optimizer_numIndicators(h), Optimizer_indicatorName),

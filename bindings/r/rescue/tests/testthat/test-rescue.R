@@ -179,6 +179,8 @@ test_that("a problem of one's own: options, levels, constraints, indicators, dat
   expect_equal(info$options, c("x", "n"))
   expect_equal(info$constraints, "mem")
   expect_equal(info$indicators, "cache")
+  expect_equal(info$bounds, data.frame(name = c("x", "n"), lower = c(0, 1), upper = c(1, 8),
+                                       kind = c("continuous", "integer"), stringsAsFactors = FALSE))
   expect_equal(info$senses, c(err = "min", speed = "max"))
   expect_equal(info$thresholds, c(mem = 16))
   expect_equal(info$constraint_senses, c(mem = "<="))
@@ -326,6 +328,8 @@ test_that("a mixed problem with a categorical option runs end to end", {
   info <- rescue_info(opt)
   expect_equal(info$options, c("eta", "booster"))
   expect_equal(info$levels, list(booster = boosters))
+  expect_equal(info$bounds$kind, c("continuous", "categorical"))
+  expect_equal(info$bounds$upper, c(1, 2))
   chosen <- character(0)
   for (i in 1:20) {
     s <- rescue_suggest(opt)
