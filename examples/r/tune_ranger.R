@@ -31,14 +31,24 @@ options <- data.frame(name = c("min.node.size", "mtry.ratio", "num.trees", "samp
 problem <- rescue_problem(options, c(error = "min", nodes = "min"), fidelity = c(0.03, 1, 1),
                           indicators = c("nodes_per_tree", "rows"), reference_point = c(0.35, 1e5),
                           strategy = "rescue", seed = 1, budget = budget * exp(4.8), initial_budget = 2 * exp(4.8))
-front <- rescue_optimize(evaluate, problem, progress = function(opt) {
+opt <- rescue_optimizer(problem)
+close(problem)
+front <- rescue_optimize(evaluate, opt, progress = function(opt) {
   cat(sprintf("\r%3d evaluations, %5.2f of %g target units spent", nrow(rescue_observations(opt)),
               rescue_budget(opt)[["spent"]] / exp(4.8), budget))
 })
-close(problem)
+# What the causal model learned: its graph's edges, and how much the fitted surrogate relies on
+# its estimates (a_m near 1: at face value; near 0: unused).
+dot <- strsplit(rescue_causal_graph(opt), "\n")[[1]]
+edges <- gsub("\"|;|^\\s+", "", grep("->", dot, value = TRUE))
+cat("\nlearned graph:", paste(edges, collapse = ", "), "\n")
+weights <- rescue_prior_weights(opt)
+cat("causal estimates' scale a_m:", paste(sprintf("%s %.2f", names(weights$scale), weights$scale), collapse = ", "),
+    if (weights$in_use) "" else "(the fit left the prior out)", "\n")
+close(opt)
 # The recommended set holds the model's predictions; train its forests at the target to see the
 # true values, and keep those that no other one beats on both.
 truth <- t(apply(front$x, 1, function(x) evaluate(x, 1)$objectives))
 best <- rescue_pareto_filter(truth)
-cat(sprintf("\n%d recommended forests, %d non-dominated when trained on all rows:\n", nrow(truth), length(best)))
+cat(sprintf("%d recommended forests, %d non-dominated when trained on all rows:\n", nrow(truth), length(best)))
 print(data.frame(round(front$x[best, , drop = FALSE], 3), error = truth[best, 1], nodes = truth[best, 2]))
