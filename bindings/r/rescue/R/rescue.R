@@ -185,6 +185,8 @@ rescue_evaluate <- function(problem, x, fidelity) {
 #' matrix in the layout of rescue_add_observational (options, fidelity, indicators, objectives,
 #' constraint metrics), columns named, drawn with the given seed.
 rescue_sample_observational <- function(problem, n, seed = 0) {
+  if (length(seed) != 1 || is.na(seed) || seed < 0 || seed != round(seed) || seed > .Machine$integer.max)
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "the seed must be a whole number from 0 to 2^31 - 1"))
   n <- as.integer(n)
   rows <- .rescue(Problem_sampleObservational(.handle(problem), n, as.integer(seed)))
   opt <- rescue_optimizer(problem)
@@ -485,6 +487,8 @@ rescue_set_dag <- function(opt, dag) {
 #' Requires (required = TRUE) or forbids (FALSE) the causal edge from -> to in discovery. Returns
 #' opt, invisibly.
 rescue_constrain_edge <- function(opt, from, to, required = TRUE) {
+  if (length(from) != 1 || length(to) != 1 || is.na(from) || is.na(to))
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "an edge is one name `from` and one name `to`"))
   .rescue(Optimizer_constrainEdge(.handle(opt), as.character(from), as.character(to), isTRUE(required)))
   invisible(opt)
 }

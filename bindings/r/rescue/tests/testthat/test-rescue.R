@@ -260,6 +260,8 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_identical(rows, rescue_sample_observational(p, 150, seed = 5))
   expect_false(identical(rows, rescue_sample_observational(p, 150, seed = 6)))
   expect_equal(status(rescue_sample_observational(p, 0, seed = 5)), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  for (bad in list(NA, -1, 2.5, 2^31, c(1, 2)))
+    expect_equal(status(rescue_sample_observational(p, 5, seed = bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   rescue_add_observational(opt, rows)
 
   dot <- rescue_causal_graph(opt)
@@ -308,6 +310,10 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_match(rescue_causal_graph(opt), "\"Aspirin\" -> \"Statin\"", fixed = TRUE)
   expect_equal(status(rescue_constrain_edge(opt, "Aspirin", "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_constrain_edge(opt, "Nope", "PSA")), RESCUE_STATUS[["UNKNOWN_NAME"]])
+  expect_equal(status(rescue_constrain_edge(opt, NA, "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_constrain_edge(opt, c("BMI", "Aspirin"), "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_causal_estimates(opt, c(NaN, 0.5), 1)), RESCUE_STATUS[["NON_FINITE"]])
+  expect_equal(status(rescue_causal_estimates(opt, matrix(c(25, 0.5, 1), 1), 1)), RESCUE_STATUS[["SIZE_MISMATCH"]])
 })
 
 test_that("a mixed problem with a categorical option runs end to end", {
