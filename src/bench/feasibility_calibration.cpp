@@ -33,15 +33,17 @@ void CalibrationTally::add(double probability, bool truly_feasible) {
   brier += miss * miss;
 }
 
-void CalibrationTally::add_held_out(int output, int P, bool at_target, double z) {
+void CalibrationTally::add_held_out(int output, int P, bool at_target, double z, double error) {
   const std::size_t at = static_cast<std::size_t>((at_target ? 0 : 1) * P + output);
   if (held_sum.size() < static_cast<std::size_t>(2 * P)) {
     held_sum.resize(static_cast<std::size_t>(2 * P), 0.0);
     held_square.resize(static_cast<std::size_t>(2 * P), 0.0);
+    held_error_square.resize(static_cast<std::size_t>(2 * P), 0.0);
     held_count.resize(static_cast<std::size_t>(2 * P), 0);
   }
   held_sum[at] += z;
   held_square[at] += z * z;
+  held_error_square[at] += error * error;
   ++held_count[at];
 }
 
@@ -59,6 +61,7 @@ void CalibrationTally::merge(const CalibrationTally& other) {
   add_into(z_square, other.z_square);
   add_into(held_sum, other.held_sum);
   add_into(held_square, other.held_square);
+  add_into(held_error_square, other.held_error_square);
   add_into(held_count, other.held_count);
   runs += other.runs;
 }
@@ -143,7 +146,8 @@ void score_held_out(rescue_optimizer* opt, const ProblemSpec& spec, CalibrationT
     for (int k = 0; k < p; ++k) {
       const std::size_t at = static_cast<std::size_t>(i) * p + k;
       if (!std::isfinite(mean[at]) || !std::isfinite(y[static_cast<std::size_t>(k)])) continue;
-      t.add_held_out(k, p, near_target, (y[static_cast<std::size_t>(k)] - mean[at]) / std::max(sdev[at], 1e-300));
+      const double error = y[static_cast<std::size_t>(k)] - mean[at];
+      t.add_held_out(k, p, near_target, error / std::max(sdev[at], 1e-300), error);
     }
   }
 }
@@ -336,8 +340,10 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
     }
     if (!constraint_names.empty()) write_reliability(md, results, problem);
     md << "\nHeld-out errors (`rescue_cross_validate`): each replayed evaluation predicted from all the others, "
-          "z = (observed - mean) / sd with observation noise in sd, mean and rms of z per output, at the target "
-          "fidelity (within a tenth of the fidelity range) and below it.\n\n| strategy | model | evaluations at / below the target |";
+          "z = (observed - mean) / sd with observation noise in sd: mean and rms of z, then the root mean square "
+          "error (observed - mean) in the output's units, per output, at the target fidelity (within a tenth of the "
+          "fidelity range) and below it. The `own` and `shared` rows of one strategy are two models of the same "
+          "evaluations.\n\n| strategy | model | evaluations at / below the target |";
     for (const std::string& o : outputs) md << " " << o << " at | " << o << " below |";
     md << "\n|---|---|---|";
     for (int k = 0; k < 2 * P; ++k) md << "---|";
@@ -355,7 +361,8 @@ std::string calibration_markdown(const std::vector<StrategyCalibration>& results
           if (n == 0)
             md << " - |";
           else
-            md << " " << fixed(t.held_sum[at] / n, 2) << ", " << fixed(std::sqrt(t.held_square[at] / n), 2) << " |";
+            md << " " << fixed(t.held_sum[at] / n, 2) << ", " << fixed(std::sqrt(t.held_square[at] / n), 2) << "; "
+               << significant(std::sqrt(t.held_error_square[at] / n), 3) << " |";
         }
       md << "\n";
     });

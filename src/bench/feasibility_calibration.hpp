@@ -41,14 +41,16 @@ struct CalibrationTally {
   /// per output (objectives then constraint metrics) at index group * P +
   /// output, group 0 the evaluations at the target fidelity (within a tenth
   /// of the fidelity range, on the unit scale), 1 the others:
-  /// sums of (observed - held-out mean) / held-out sd, of its square, counts.
-  std::vector<double> held_sum, held_square;
+  /// sums of (observed - held-out mean) / held-out sd, of its square, of the
+  /// squared error (observed - held-out mean)^2, counts.
+  std::vector<double> held_sum, held_square, held_error_square;
   std::vector<long> held_count;
   int runs = 0;
 
   void add(double probability, bool truly_feasible);
-  /// Adds one held-out error of output `output` of P, at the target or not.
-  void add_held_out(int output, int P, bool at_target, double z);
+  /// Adds one held-out error of output `output` of P, at the target or not:
+  /// its standardized value z and the error itself.
+  void add_held_out(int output, int P, bool at_target, double z, double error);
   void merge(const CalibrationTally& other);
   long total() const;
 };

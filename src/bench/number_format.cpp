@@ -13,6 +13,14 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+std::string significant(double v, int digits) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 std::string p_value_text(double p) {
   if (std::isnan(p)) return "-";
   char buf[64];

@@ -58,27 +58,31 @@ TEST(CalibrationTally, HeldOutErrorsAreKeptPerOutputAndFidelity) {
   constexpr int P = 3;
   Rng rng(9);
   CalibrationTally whole, first, second;
-  std::vector<double> sum(2 * P, 0.0), square(2 * P, 0.0);
+  std::vector<double> sum(2 * P, 0.0), square(2 * P, 0.0), error_square(2 * P, 0.0);
   std::vector<long> count(2 * P, 0);
   for (int i = 0; i < 300; ++i) {
     const int k = i % P;
     const bool at = rng.uniform() < 0.3;
-    const double z = rng.normal();
-    whole.add_held_out(k, P, at, z);
-    (i < 100 ? first : second).add_held_out(k, P, at, z);
+    const double error = 3.0 * rng.normal(), z = error / (0.5 + rng.uniform());
+    whole.add_held_out(k, P, at, z, error);
+    (i < 100 ? first : second).add_held_out(k, P, at, z, error);
     const int slot = (at ? 0 : 1) * P + k;
-    sum[slot] += z, square[slot] += z * z, ++count[slot];
+    sum[slot] += z, square[slot] += z * z, error_square[slot] += error * error, ++count[slot];
   }
   ASSERT_EQ(whole.held_count, count);
   for (int slot = 0; slot < 2 * P; ++slot) {
     EXPECT_NEAR(whole.held_sum[slot], sum[slot], 1e-12);
     EXPECT_NEAR(whole.held_square[slot], square[slot], 1e-12);
+    EXPECT_NEAR(whole.held_error_square[slot], error_square[slot], 1e-12);
   }
   CalibrationTally empty;
   empty.merge(first);
   empty.merge(second);
   EXPECT_EQ(empty.held_count, count);
-  for (int slot = 0; slot < 2 * P; ++slot) EXPECT_NEAR(empty.held_sum[slot], sum[slot], 1e-9);
+  for (int slot = 0; slot < 2 * P; ++slot) {
+    EXPECT_NEAR(empty.held_sum[slot], sum[slot], 1e-9);
+    EXPECT_NEAR(empty.held_error_square[slot], error_square[slot], 1e-9);
+  }
 }
 
 // The replay sees what the run saw: the noise stream of start_run gives every
@@ -145,6 +149,8 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(t->held_count[k] + t->held_count[3 + k], static_cast<long>(run.iterations.size())) << k;
       EXPECT_TRUE(std::isfinite(t->held_square[k]) && std::isfinite(t->held_square[3 + k])) << k;
+      EXPECT_GT(t->held_error_square[k] + t->held_error_square[3 + k], 0.0) << k;
+      EXPECT_TRUE(std::isfinite(t->held_error_square[k] + t->held_error_square[3 + k])) << k;
     }
   }
   // rescue's own model has a causal prior; its weights are those it reports.
