@@ -580,8 +580,11 @@ class Optimizer {
  private:
   std::vector<double> causal(const std::vector<double>& x, const std::vector<double>& s, bool want_mean) const {
     const int d = dimension(), p = numObjectives() + numConstraints(), n = detail::length(s);
+    if (n > 0 && x.size() != static_cast<size_t>(n) * static_cast<size_t>(d))
+      throw Error(RESCUE_ERR_SIZE_MISMATCH, "x needs n x d = " + std::to_string(n) + " x " + std::to_string(d) +
+                                                " values, got " + std::to_string(x.size()));
     std::vector<double> mean(static_cast<size_t>(n > 0 ? n : 0) * static_cast<size_t>(p)), sd(mean.size());
-    check(rescue_causal_estimates(h(), detail::data_or_null(x), n, d > 0 && n > 0 ? detail::length(x) / n : d,
+    check(rescue_causal_estimates(h(), detail::data_or_null(x), n, d,
                                   detail::data_or_null(s), mean.empty() ? nullptr : mean.data(),
                                   sd.empty() ? nullptr : sd.data(), p));
     return want_mean ? mean : sd;

@@ -282,6 +282,10 @@ def test_causal_model_graph_and_estimates():
         assert np.asarray(mean).shape == (2, 3) and np.all(np.asarray(sd) >= 0)
         # Statin rises with BMI at the target fidelity (the problem's first equation).
         assert mean[0][0] > mean[1][0]
+        # Five points need five fidelities: four are refused, not read as fewer points.
+        with pytest.raises(rescue.RescueError) as err:
+            opt.causal_estimates([[25.0, 0.5]] * 5, [1.0] * 4)
+        assert err.value.status == rescue.RESCUE_ERR_SIZE_MISMATCH
         with pytest.raises(rescue.RescueError) as err:
             opt.set_dag([("PSA", "BMI")])
         assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT

@@ -38,13 +38,15 @@ front <- rescue_optimize(evaluate, opt, progress = function(opt) {
               rescue_budget(opt)[["spent"]] / exp(4.8), budget))
 })
 # What the causal model learned: its graph's edges, and how much the fitted surrogate relies on
-# its estimates (a_m near 1: at face value; near 0: unused).
-dot <- strsplit(rescue_causal_graph(opt), "\n")[[1]]
-edges <- gsub("\"|;|^\\s+", "", grep("->", dot, value = TRUE))
-cat("\nlearned graph:", paste(edges, collapse = ", "), "\n")
-weights <- rescue_prior_weights(opt)
-cat("causal estimates' scale a_m:", paste(sprintf("%s %.2f", names(weights$scale), weights$scale), collapse = ", "),
-    if (weights$in_use) "" else "(the fit left the prior out)", "\n")
+# its estimates (a_m near 1: at face value; near 0: unused). A budget the initial design takes
+# whole leaves no fitted prior to show.
+tryCatch({
+  edges <- rescue_causal_edges(opt)
+  cat("\nlearned graph:", paste(edges$from, edges$to, sep = " -> ", collapse = ", "), "\n")
+  weights <- rescue_prior_weights(opt)
+  cat("causal estimates' scale a_m:", paste(sprintf("%s %.2f", names(weights$scale), weights$scale), collapse = ", "),
+      if (weights$in_use) "" else "(the fit left the prior out)", "\n")
+}, rescue_error = function(e) cat("\n", conditionMessage(e), "\n"))
 close(opt)
 # The recommended set holds the model's predictions; train its forests at the target to see the
 # true values, and keep those that no other one beats on both.

@@ -5,6 +5,7 @@
 
 #include "bench/bench_run.hpp"
 #include "bench/feasibility_calibration.hpp"
+#include "bench/number_format.hpp"
 #include "bench/problem_registry.hpp"
 #include "rescue.h"
 #include "problems/benchmark_problem.hpp"
@@ -50,6 +51,16 @@ TEST(CalibrationTally, BinsAndBrierScoreMatchADirectCount) {
   EXPECT_EQ(first.points, n);
   EXPECT_EQ(first.feasible, f);
   EXPECT_NEAR(first.brier, brier, 1e-9);
+}
+
+TEST(NumberFormat, SignificantDigits) {
+  EXPECT_EQ(significant(0.0012345, 3), "0.00123");
+  EXPECT_EQ(significant(123.456, 3), "123");
+  EXPECT_EQ(significant(123456.0, 3), "1.23e+05");
+  EXPECT_EQ(significant(-2.5, 2), "-2.5");
+  EXPECT_EQ(significant(std::nan(""), 3), "-");
+  EXPECT_EQ(significant(INFINITY, 3), "inf");
+  EXPECT_EQ(significant(-INFINITY, 3), "-inf");
 }
 
 // Held-out errors land in their output's slot at or below the target, and
@@ -184,6 +195,22 @@ TEST(FeasibilityCalibration, ScoresTheSetAndItsMovesForBothModels) {
   EXPECT_NE(md.find("| rescue | shared | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("z of "), std::string::npos) << md;
   EXPECT_NE(md.find("Held-out errors"), std::string::npos) << md;
+  // The held-out cell of the first output of the own model at the target: mean and rms of z, then
+  // the root mean square error, from the tally's sums.
+  {
+    const CalibrationTally& t = c.own;
+    const int P = 3;
+    std::string cell;
+    for (int group = 0; group < 2 && cell.empty(); ++group) {
+      const long n = t.held_count[static_cast<std::size_t>(group * P)];
+      if (n == 0) continue;
+      const std::size_t at = static_cast<std::size_t>(group * P);
+      cell = fixed(t.held_sum[at] / n, 2) + ", " + fixed(std::sqrt(t.held_square[at] / n), 2) + "; " +
+             significant(std::sqrt(t.held_error_square[at] / n), 3) + " |";
+    }
+    ASSERT_FALSE(cell.empty());
+    EXPECT_NE(md.find(cell), std::string::npos) << cell << "\n" << md;
+  }
   // One run: no test of the pair.
   EXPECT_NE(md.find("| rescue | 1 | - | - | "), std::string::npos) << md;
 

@@ -49,6 +49,7 @@ parse_args <- function(args) {
     opts$recommend_points <- 10
     opts$max_suggestions <- 10
   }
+  opts$command <- paste(args, collapse = " ")
   opts$problems <- strsplit(opts$problems, ",")[[1]]
   opts$strategies <- strsplit(opts$strategies, ",")[[1]]
   if (!opts$check_max_hv && is.null(opts$out)) stop("--out DIR is required")

@@ -4,7 +4,9 @@
 # band of fidelities beside `hvkg`'s surrogate on the same data. The last three come from replaying
 # `rescue`'s run files: the run's observational rows and evaluations, recomputed (every metric is a
 # deterministic function of configuration, fidelity and seed), given to a fresh optimizer that then
-# makes one suggestion, so that its models are learned and fitted as at the run's end.
+# makes one suggestion, so that its models are learned and fitted as at the run's end. Sourced by
+# forest_bench.R, whose helpers (observational_rows, new_optimizer, memo_evaluator) it uses; of the
+# options it reads --problems, --seeds, --first-seed, --out, --report and --quick.
 
 # Spearman correlation of each output (objectives, then constraint metrics) at each fidelity with
 # the same output at the target, over n configurations drawn uniformly with the seed: a matrix with
@@ -71,8 +73,8 @@ replay_run <- function(problem, evaluate, path, seed, models, breaks) {
     r <- list(loo = loo_by_band(y, cv$mean, cv$sd, runs$fidelity, breaks))
     if (model == "rescue") {
       r$weights <- rescue_prior_weights(opt)
-      dot <- rescue_causal_graph(opt)
-      r$edges <- sub("^\\s*\"(.*)\" -> \"(.*)\".*$", "\\1 -> \\2", grep("->", strsplit(dot, "\n")[[1]], value = TRUE))
+      e <- rescue_causal_edges(opt)
+      r$edges <- paste(e$from, e$to, sep = " -> ")
     }
     close(opt)
     out[[model]] <- r
@@ -130,7 +132,7 @@ run_diagnosis <- function(opts) {
   n_ranks <- if (opts$quick) 5 else 40
   fidelities <- if (opts$quick) c(0.1, 0.5) else c(0.03, 0.1, 0.25, 0.5, 0.75)
   md <- c("# Forest problems: diagnosis", "",
-          paste0("Command: `Rscript src/bench/r/forest_bench.R ", paste(commandArgs(trailingOnly = TRUE), collapse = " "), "`"), "",
+          paste0("Command: `Rscript src/bench/r/forest_bench.R ", opts$command, "`"), "",
           "Replays of `rescue`'s run files: the run's observational rows and evaluations given to a fresh optimizer of each strategy, which makes one suggestion so that its models are fitted as at the run's end. For `rescue` the leave-one-out prior is the causal model learned from all the data, the held-out point included, so its errors read somewhat smaller than a refit would make them.", "")
   for (name in opts$problems) {
     problem <- forest_problem(name)

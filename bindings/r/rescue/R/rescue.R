@@ -157,7 +157,7 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
   if (!is.null(strategy)) .rescue(Problem_setStrategy(ptr, strategy))
   if (!is.null(budget)) .rescue(Problem_setBudget(ptr, budget))
   if (!is.null(initial_budget)) .rescue(Problem_setInitialBudget(ptr, initial_budget))
-  for (key in names(params)) .rescue(Problem_setParam(ptr, key, params[[key]]))
+  for (key in names(params)) .rescue(Problem_setParam(ptr, key, as.numeric(params[[key]])))
   if (!is.null(reference_point)) .rescue(Problem_setReferencePoint(ptr, as.numeric(reference_point)))
   p
 }
@@ -185,8 +185,10 @@ rescue_evaluate <- function(problem, x, fidelity) {
 #' matrix in the layout of rescue_add_observational (options, fidelity, indicators, objectives,
 #' constraint metrics), columns named, drawn with the given seed.
 rescue_sample_observational <- function(problem, n, seed = 0) {
-  if (length(seed) != 1 || is.na(seed) || seed < 0 || seed != round(seed) || seed > .Machine$integer.max)
+  whole <- function(v, lo) is.numeric(v) && length(v) == 1 && !is.na(v) && v >= lo && v == round(v) && v <= .Machine$integer.max
+  if (!whole(seed, 0))
     stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "the seed must be a whole number from 0 to 2^31 - 1"))
+  if (!whole(n, -Inf)) stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "n must be a whole number of rows"))
   n <- as.integer(n)
   rows <- .rescue(Problem_sampleObservational(.handle(problem), n, as.integer(seed)))
   opt <- rescue_optimizer(problem)
@@ -242,9 +244,9 @@ print.rescue_optimizer <- function(x, ...) {
 }
 
 #' The optimizer's problem and state: list(strategy, options, objectives, constraints, indicators
-#' (names), bounds (a data frame of each option's name, lower, upper and kind, as rescue_problem
-#' takes it; a categorical option's bounds are 0 and its number of levels - 1), levels (the labels
-#' of each categorical option), target_fidelity, senses (each
+#' (names), bounds (a data frame of each option's name, lower, upper and kind, the numeric ones as
+#' rescue_problem's `options` takes them; a categorical option's bounds are 0 and its number of
+#' levels - 1), levels (the labels of each categorical option), target_fidelity, senses (each
 #' objective's "min" or "max", named), thresholds (each constraint's bound, named), constraint_senses
 #' ("<=" or ">=", named), reference_point (named; NULL when the problem has none), observational
 #' (the number of observational rows given), journal_open, journal_torn_tail (after
@@ -255,7 +257,6 @@ rescue_info <- function(opt) {
   objectives <- names_of(Optimizer_numObjectives(h), Optimizer_objectiveName)
   constraints <- names_of(Optimizer_numConstraints(h), Optimizer_constraintName)
   limits <- lapply(seq_along(constraints) - 1L, function(i) .rescue(Optimizer_constraintInfo(h, i)))
-  named <- function(v, n) if (length(v)) setNames(v, n) else setNames(v, character(0))
   options <- names_of(Optimizer_dimension(h), Optimizer_optionName)
   ranges <- lapply(seq_along(options) - 1L, function(i) .rescue(Optimizer_optionInfo(h, i)))
   kinds <- c(names(.kinds), "categorical")
@@ -272,10 +273,10 @@ rescue_info <- function(opt) {
        indicators = names_of(Optimizer_numIndicators(h), Optimizer_indicatorName),
        levels = .levels(h),
        target_fidelity = .rescue(Optimizer_targetFidelity(h)),
-       senses = named(vapply(seq_along(objectives) - 1L, function(i)
+       senses = setNames(vapply(seq_along(objectives) - 1L, function(i)
          if (.rescue(Optimizer_objectiveSense(h, i)) == 1L) "max" else "min", ""), objectives),
-       thresholds = named(vapply(limits, ConstraintInfo_threshold_get, 0), constraints),
-       constraint_senses = named(vapply(limits, function(l) names(.constraint_senses)[.constraint_senses == ConstraintInfo_sense_get(l)], ""), constraints),
+       thresholds = setNames(vapply(limits, ConstraintInfo_threshold_get, 0), constraints),
+       constraint_senses = setNames(vapply(limits, function(l) names(.constraint_senses)[.constraint_senses == ConstraintInfo_sense_get(l)], ""), constraints),
        reference_point = if (!is.null(reference)) setNames(reference, objectives),
        observational = Optimizer_numObservational(h),
        journal_open = Optimizer_journalIsOpen(h),
@@ -363,6 +364,12 @@ rescue_pareto <- function(opt) {
   x
 }
 
+.check_fidelities <- function(fidelity, n) {
+  if (length(fidelity) != n)
+    stop(rescue_condition(RESCUE_STATUS[["SIZE_MISMATCH"]],
+                          sprintf("%d points need one fidelity each (or one for all), got %d", n, length(fidelity))))
+}
+
 #' Predictions of the model behind rescue_pareto at configurations `x` (a matrix or data frame,
 #' one row per point, columns taken by name when they are named after the options; or one
 #' configuration as a vector) and fidelities (one per row, or one for all): list(mean, sd, feasible), mean and sd matrices with a column per objective (in its own
@@ -433,6 +440,7 @@ rescue_causal_estimates <- function(opt, x, fidelity) {
   info <- rescue_info(opt)
   x <- .points(x, info$options)
   if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
+  .check_fidelities(fidelity, nrow(x))
   h <- .handle(opt)
   flat <- as.numeric(t(x))
   s <- as.numeric(fidelity)
@@ -451,6 +459,25 @@ rescue_causal_estimates <- function(opt, x, fidelity) {
 rescue_causal_graph <- function(opt, format = c("dot", "json"), as_discovered = FALSE) {
   format <- match.arg(format)
   .rescue(Optimizer_causalGraph(.handle(opt), format == "json", isTRUE(as_discovered)))
+}
+
+#' The edges of the causal graph (rescue_causal_graph's DAG, or with as_discovered = TRUE the graph
+#' as discovery produced it) as a data frame: from, to, directed (FALSE for an edge discovery left
+#' unoriented), weight (the edge's coefficient where the method gives one, as DirectLiNGAM does;
+#' else NA).
+rescue_causal_edges <- function(opt, as_discovered = FALSE) {
+  dot <- strsplit(rescue_causal_graph(opt, "dot", as_discovered), "\n", fixed = TRUE)[[1]]
+  name <- "\"((?:[^\"\\\\]|\\\\.)*)\""  # a DOT string, with \" and \\ escaped
+  m <- regmatches(dot, regexec(paste0("^\\s*", name, " -> ", name, "(.*)$"), dot, perl = TRUE))
+  m <- m[lengths(m) == 4]
+  part <- function(i) vapply(m, function(v) v[i], "")
+  unquote <- function(s) gsub("\\\\(.)", "\\1", s, perl = TRUE)
+  rest <- part(4)
+  labelled <- grepl("label=\"", rest, fixed = TRUE)
+  weight <- rep(NA_real_, length(m))
+  weight[labelled] <- as.numeric(sub("^.*label=\"([^\"]*)\".*$", "\\1", rest[labelled]))
+  data.frame(from = unquote(part(2)), to = unquote(part(3)), directed = !grepl("dir=none", rest, fixed = TRUE),
+             weight = weight, stringsAsFactors = FALSE)
 }
 
 # JSON string literals of the character vector s.
@@ -473,8 +500,9 @@ rescue_set_dag <- function(opt, dag) {
     return(invisible(opt))
   }
   if (!(is.character(dag) && length(dag) == 1)) {
+    pairs_ok <- !is.list(dag) || is.data.frame(dag) || all(lengths(dag) == 2)
     edges <- if (is.list(dag) && !is.data.frame(dag)) do.call(rbind, lapply(dag, as.character)) else as.matrix(dag)
-    if (length(dag) && (NCOL(edges) != 2 || anyNA(edges)))
+    if (length(dag) && (!pairs_ok || NCOL(edges) != 2 || anyNA(edges)))
       stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
                             "a DAG is JSON text or (from, to) pairs of names: a two-column matrix or data frame, or a list of pairs"))
     pairs <- if (length(dag)) sprintf("{\"from\": %s, \"to\": %s}", .json_string(edges[, 1]), .json_string(edges[, 2]))
@@ -489,7 +517,9 @@ rescue_set_dag <- function(opt, dag) {
 rescue_constrain_edge <- function(opt, from, to, required = TRUE) {
   if (length(from) != 1 || length(to) != 1 || is.na(from) || is.na(to))
     stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "an edge is one name `from` and one name `to`"))
-  .rescue(Optimizer_constrainEdge(.handle(opt), as.character(from), as.character(to), isTRUE(required)))
+  if (!is.logical(required) || length(required) != 1 || is.na(required))
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "`required` is TRUE (require the edge) or FALSE (forbid it)"))
+  .rescue(Optimizer_constrainEdge(.handle(opt), as.character(from), as.character(to), required))
   invisible(opt)
 }
 

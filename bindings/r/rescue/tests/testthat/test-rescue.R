@@ -260,8 +260,9 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_identical(rows, rescue_sample_observational(p, 150, seed = 5))
   expect_false(identical(rows, rescue_sample_observational(p, 150, seed = 6)))
   expect_equal(status(rescue_sample_observational(p, 0, seed = 5)), RESCUE_STATUS[["SIZE_MISMATCH"]])
-  for (bad in list(NA, -1, 2.5, 2^31, c(1, 2)))
+  for (bad in list(NA, -1, 2.5, 2^31, c(1, 2), "7"))
     expect_equal(status(rescue_sample_observational(p, 5, seed = bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_sample_observational(p, 2.5, seed = 5)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   rescue_add_observational(opt, rows)
 
   dot <- rescue_causal_graph(opt)
@@ -282,6 +283,8 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_gt(est$mean[1, "Statin"], est$mean[2, "Statin"])
   expect_equal(rescue_causal_estimates(opt, data.frame(Aspirin = x[, 2], BMI = x[, 1]), c(1, 1)), est)
   expect_equal(status(rescue_causal_estimates(opt, x, c(1, 1, 1))), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  five <- rbind(x, x, x[1, ])
+  expect_equal(status(rescue_causal_estimates(opt, five, rep(1, 4))), RESCUE_STATUS[["SIZE_MISMATCH"]])
 
   # A DAG of one's own, as pairs, as a data frame or as the JSON the graph is read back in.
   expect_equal(status(rescue_set_dag(opt, list(c("PSA", "BMI")))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
@@ -290,6 +293,9 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   mine <- rescue_causal_graph(opt)
   expect_match(mine, "\"Statin\" -> \"PSA\"", fixed = TRUE)
   expect_equal(lengths(regmatches(mine, gregexpr("->", mine, fixed = TRUE))), 3L)
+  edges <- rescue_causal_edges(opt)
+  expect_setequal(paste(edges$from, edges$to), c("BMI Statin", "fidelity Statin", "Statin PSA"))
+  expect_true(all(edges$directed))
   rescue_set_dag(opt, NULL)
   rescue_set_dag(opt, data.frame(from = dag[, 1], to = dag[, 2]))
   expect_identical(rescue_causal_graph(opt), mine)
@@ -300,6 +306,7 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   # Names are quoted for JSON: one with a quote is an unknown name, not malformed text.
   expect_equal(status(rescue_set_dag(opt, list(c("B\"MI\\", "Statin")))), RESCUE_STATUS[["UNKNOWN_NAME"]])
   expect_equal(status(rescue_set_dag(opt, matrix(c("BMI", "Statin", "PSA"), 1))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_set_dag(opt, list(c("BMI", "Statin"), "PSA"))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_identical(rescue_causal_graph(opt), mine)  # a refused DAG changes nothing
 
   # Background knowledge for discovery.
@@ -311,9 +318,35 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_equal(status(rescue_constrain_edge(opt, "Aspirin", "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_constrain_edge(opt, "Nope", "PSA")), RESCUE_STATUS[["UNKNOWN_NAME"]])
   expect_equal(status(rescue_constrain_edge(opt, NA, "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(rescue_constrain_edge(opt, "BMI", "PSA", required = NA)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_constrain_edge(opt, c("BMI", "Aspirin"), "PSA")), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_causal_estimates(opt, c(NaN, 0.5), 1)), RESCUE_STATUS[["NON_FINITE"]])
   expect_equal(status(rescue_causal_estimates(opt, matrix(c(25, 0.5, 1), 1), 1)), RESCUE_STATUS[["SIZE_MISMATCH"]])
+})
+
+test_that("the causal graph's edges as a data frame: DirectLiNGAM's weights, PC's unoriented edges", {
+  rows <- NULL
+  for (discovery in 0:1) {
+    p <- rescue_builtin_problem("healthcare", seed = 3, params = list(rescue.discovery = discovery))
+    opt <- rescue_optimizer(p)
+    if (is.null(rows)) rows <- rescue_sample_observational(p, 150, seed = 5)
+    rescue_add_observational(opt, rows)
+    names <- c(colnames(rows))
+    for (as_discovered in c(FALSE, TRUE)) {
+      e <- rescue_causal_edges(opt, as_discovered)
+      expect_equal(names(e), c("from", "to", "directed", "weight"))
+      expect_gt(nrow(e), 0)
+      expect_true(all(e$from %in% names) && all(e$to %in% names))
+      # One row per edge the DOT text draws.
+      dot <- rescue_causal_graph(opt, "dot", as_discovered)
+      expect_equal(nrow(e), lengths(regmatches(dot, gregexpr(" -> ", dot, fixed = TRUE))))
+      if (!as_discovered) expect_true(all(e$directed))
+    }
+    weights <- rescue_causal_edges(opt)$weight
+    if (discovery == 1) expect_true(all(is.finite(weights))) else expect_true(all(is.na(weights)))
+    close(opt)
+    close(p)
+  }
 })
 
 test_that("a mixed problem with a categorical option runs end to end", {
