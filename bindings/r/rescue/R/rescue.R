@@ -45,6 +45,29 @@ rescue_condition <- function(status, message, call = NULL) {
   as.integer(value)
 }
 
+# A scalar argument of the library as one double. The native layer reads only a vector's first
+# element and refuses integers, so an empty vector, a longer one or 2L must be handled here.
+.number <- function(v, what) {
+  if (!(is.numeric(v) || is.logical(v)) || length(v) != 1)
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], sprintf("%s must be one number", what)))
+  as.numeric(v)
+}
+
+# The fidelity of a problem: c(lower, upper, target) or list(levels = ..., target = ...).
+.set_fidelity <- function(ptr, fidelity) {
+  if (is.list(fidelity) && !is.null(fidelity$levels)) {
+    if (!is.numeric(fidelity$levels))
+      stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], "fidelity levels must be numbers"))
+    .rescue(Problem_setFidelityLevels(ptr, as.numeric(fidelity$levels), .number(fidelity$target, "the target fidelity")))
+  } else if (!is.null(fidelity)) {
+    if (!is.numeric(fidelity) || length(fidelity) != 3)
+      stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                            "a fidelity range is c(lower, upper, target), or list(levels = ..., target = ...)"))
+    f <- as.numeric(fidelity)
+    .rescue(Problem_setFidelityRange(ptr, f[1], f[2], f[3]))
+  }
+}
+
 .kinds <- c(continuous = 0L, integer = 1L, log = 2L)
 .senses <- c(min = 0L, minimize = 0L, max = 1L, maximize = 1L)
 .constraint_senses <- c(">=" = 0L, "<=" = 1L)
@@ -128,7 +151,8 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
     options <- as.data.frame(options, stringsAsFactors = FALSE)
     if (is.null(options$kind)) options$kind <- "continuous"
     for (i in seq_len(nrow(options)))
-      .rescue(Problem_addOption(ptr, options$name[i], options$lower[i], options$upper[i],
+      .rescue(Problem_addOption(ptr, options$name[i], .number(options$lower[i], sprintf("the lower bound of '%s'", options$name[i])),
+                                .number(options$upper[i], sprintf("the upper bound of '%s'", options$name[i])),
                                 .code(options$kind[i], .kinds, "option kind")))
   }
   if (length(categorical) > 0 && (is.null(names(categorical)) || any(!nzchar(names(categorical)))))
@@ -136,17 +160,13 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
                           "categorical must be a named list: list(name = c(\"level\", ...), ...)"))
   for (name in names(categorical))
     .rescue(Problem_addCategorical(ptr, name, as.character(categorical[[name]])))
-  if (is.list(fidelity) && !is.null(fidelity$levels)) {
-    .rescue(Problem_setFidelityLevels(ptr, as.numeric(fidelity$levels), fidelity$target))
-  } else if (!is.null(fidelity)) {
-    .rescue(Problem_setFidelityRange(ptr, fidelity[1], fidelity[2], fidelity[3]))
-  }
-  if (!is.null(cost_rate)) .rescue(Problem_setCostExponential(ptr, cost_rate))
+  .set_fidelity(ptr, fidelity)
+  if (!is.null(cost_rate)) .rescue(Problem_setCostExponential(ptr, .number(cost_rate, "cost_rate")))
   if (!is.null(cost_levels)) .rescue(Problem_setCostLevels(ptr, as.numeric(cost_levels)))
   senses <- if (is.null(names(objectives))) setNames(rep("min", length(objectives)), objectives) else objectives
   for (name in names(senses)) .rescue(Problem_addObjective(ptr, name, .code(senses[[name]], .senses, "objective sense")))
   for (con in constraints)
-    .rescue(Problem_addConstraint(ptr, con[[1]], con[[2]], .code(con[[3]], .constraint_senses, "constraint sense")))
+    .rescue(Problem_addConstraint(ptr, con[[1]], .number(con[[2]], sprintf("the threshold of '%s'", con[[1]])), .code(con[[3]], .constraint_senses, "constraint sense")))
   for (name in indicators) .rescue(Problem_addIndicator(ptr, name))
   .configure(p, seed, strategy, budget, initial_budget, params, reference_point)
 }
@@ -155,9 +175,9 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
   ptr <- p$ptr
   if (!is.null(seed)) .rescue(Problem_setSeed(ptr, as.integer(seed)))
   if (!is.null(strategy)) .rescue(Problem_setStrategy(ptr, strategy))
-  if (!is.null(budget)) .rescue(Problem_setBudget(ptr, budget))
-  if (!is.null(initial_budget)) .rescue(Problem_setInitialBudget(ptr, initial_budget))
-  for (key in names(params)) .rescue(Problem_setParam(ptr, key, as.numeric(params[[key]])))
+  if (!is.null(budget)) .rescue(Problem_setBudget(ptr, .number(budget, "budget")))
+  if (!is.null(initial_budget)) .rescue(Problem_setInitialBudget(ptr, .number(initial_budget, "initial_budget")))
+  for (key in names(params)) .rescue(Problem_setParam(ptr, key, .number(params[[key]], sprintf("parameter '%s'", key))))
   if (!is.null(reference_point)) .rescue(Problem_setReferencePoint(ptr, as.numeric(reference_point)))
   p
 }
@@ -166,17 +186,13 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
 rescue_builtin_problem <- function(name, seed = NULL, strategy = NULL, budget = NULL, initial_budget = NULL,
                                    params = list(), fidelity = NULL) {
   p <- .wrap(.rescue(Problem(name)), "rescue_problem")
-  if (is.list(fidelity) && !is.null(fidelity$levels)) {
-    .rescue(Problem_setFidelityLevels(p$ptr, as.numeric(fidelity$levels), fidelity$target))
-  } else if (!is.null(fidelity)) {
-    .rescue(Problem_setFidelityRange(p$ptr, fidelity[1], fidelity[2], fidelity[3]))
-  }
+  .set_fidelity(p$ptr, fidelity)
   .configure(p, seed, strategy, budget, initial_budget, params, NULL)
 }
 
 #' Noise-free evaluation of a built-in problem: list(objectives, constraints, indicators).
 rescue_evaluate <- function(problem, x, fidelity) {
-  e <- .rescue(Problem_evaluate(.handle(problem), as.numeric(x), fidelity))
+  e <- .rescue(Problem_evaluate(.handle(problem), as.numeric(x), .number(fidelity, "the fidelity")))
   list(objectives = Evaluation_objectives_get(e), constraints = Evaluation_constraints_get(e),
        indicators = Evaluation_indicators_get(e))
 }
@@ -307,7 +323,7 @@ rescue_observe <- function(opt, ticket, objectives, constraints = numeric(0), in
 
 #' Reports an evaluation of a configuration and fidelity the caller chose.
 rescue_observe_at <- function(opt, x, fidelity, objectives, constraints = numeric(0), indicators = numeric(0)) {
-  invisible(.rescue(Optimizer_observeAt(.handle(opt), as.numeric(x), fidelity, as.numeric(objectives),
+  invisible(.rescue(Optimizer_observeAt(.handle(opt), as.numeric(x), .number(fidelity, "the fidelity"), as.numeric(objectives),
                                         as.numeric(constraints), as.numeric(indicators))))
 }
 
@@ -322,7 +338,7 @@ rescue_budget <- function(opt) {
   c(spent = Budget_spent_get(b), pending = Budget_pending_get(b), total = Budget_total_get(b))
 }
 
-rescue_cost <- function(opt, x, fidelity) .rescue(Optimizer_cost(.handle(opt), as.numeric(x), fidelity))
+rescue_cost <- function(opt, x, fidelity) .rescue(Optimizer_cost(.handle(opt), as.numeric(x), .number(fidelity, "the fidelity")))
 
 #' All observations: a data frame with the options, the fidelity, the objectives and `failed`.
 rescue_observations <- function(opt) {
@@ -354,13 +370,27 @@ rescue_pareto <- function(opt) {
   list(x = x, y = y)
 }
 
-# Configurations as a matrix with a row per point: a matrix or data frame (columns named after the
-# options taken by name, whatever their order) or a vector (one configuration, or with one option
-# one value per point).
+# Configurations as a numeric matrix with a row per point: a matrix or data frame (columns named
+# after the options taken by name, whatever their order, other columns ignored) or a vector (one
+# configuration, entries named after the options taken by name; or with one option one value per
+# point).
 .points <- function(x, options) {
-  if (is.null(dim(x))) return(matrix(as.numeric(x), ncol = length(options), byrow = TRUE))
-  x <- as.matrix(x)
+  d <- length(options)
+  refuse <- function(status, message) stop(rescue_condition(RESCUE_STATUS[[status]], message))
+  if (is.null(dim(x))) {
+    if (!is.null(names(x)) && !anyDuplicated(names(x)) && all(options %in% names(x))) x <- x[options]
+    if (!is.numeric(x)) refuse("INVALID_ARGUMENT", "a configuration holds numbers")
+    if (length(x) == 0 || length(x) %% d != 0)
+      refuse("SIZE_MISMATCH", sprintf("%d values do not make whole configurations of %d options", length(x), d))
+    return(matrix(as.numeric(x), ncol = d, byrow = TRUE))
+  }
   if (!is.null(colnames(x)) && all(options %in% colnames(x))) x <- x[, options, drop = FALSE]
+  # Selected before as.matrix: a character column elsewhere would turn every number into text.
+  numeric_columns <- if (is.data.frame(x)) all(vapply(x, is.numeric, TRUE)) else is.numeric(x)
+  if (!numeric_columns) refuse("INVALID_ARGUMENT", "configurations hold numbers (a categorical option its level's 0-based index)")
+  x <- as.matrix(x)
+  if (ncol(x) != d) refuse("SIZE_MISMATCH", sprintf("configurations have %d options, got %d columns", d, ncol(x)))
+  storage.mode(x) <- "double"
   x
 }
 
@@ -379,6 +409,7 @@ rescue_predict <- function(opt, x, fidelity) {
   info <- rescue_info(opt)
   x <- .points(x, info$options)
   if (length(fidelity) == 1) fidelity <- rep(fidelity, nrow(x))
+  .check_fidelities(fidelity, nrow(x))
   p <- .rescue(Optimizer_predict(.handle(opt), as.numeric(t(x)), as.numeric(fidelity)))
   cols <- c(info$objectives, info$constraints)
   list(mean = matrix(Prediction_mean_get(p), nrow = nrow(x), byrow = TRUE, dimnames = list(NULL, cols)),
@@ -463,50 +494,45 @@ rescue_causal_graph <- function(opt, format = c("dot", "json"), as_discovered = 
 
 #' The edges of the causal graph (rescue_causal_graph's DAG, or with as_discovered = TRUE the graph
 #' as discovery produced it) as a data frame: from, to, directed (FALSE for an edge discovery left
-#' unoriented), weight (the edge's coefficient where the method gives one, as DirectLiNGAM does;
-#' else NA).
+#' unoriented), weight (the edge's coefficient, at full precision, where the method gives one, as
+#' DirectLiNGAM does; else NA). rescue_set_dag takes it back.
 rescue_causal_edges <- function(opt, as_discovered = FALSE) {
-  dot <- strsplit(rescue_causal_graph(opt, "dot", as_discovered), "\n", fixed = TRUE)[[1]]
-  name <- "\"((?:[^\"\\\\]|\\\\.)*)\""  # a DOT string, with \" and \\ escaped
-  m <- regmatches(dot, regexec(paste0("^\\s*", name, " -> ", name, "(.*)$"), dot, perl = TRUE))
-  m <- m[lengths(m) == 4]
-  part <- function(i) vapply(m, function(v) v[i], "")
-  unquote <- function(s) gsub("\\\\(.)", "\\1", s, perl = TRUE)
-  rest <- part(4)
-  labelled <- grepl("label=\"", rest, fixed = TRUE)
-  weight <- rep(NA_real_, length(m))
-  weight[labelled] <- as.numeric(sub("^.*label=\"([^\"]*)\".*$", "\\1", rest[labelled]))
-  data.frame(from = unquote(part(2)), to = unquote(part(3)), directed = !grepl("dir=none", rest, fixed = TRUE),
-             weight = weight, stringsAsFactors = FALSE)
-}
-
-# JSON string literals of the character vector s.
-.json_string <- function(s) {
-  s <- enc2utf8(as.character(s))
-  s <- gsub("\\", "\\\\", s, fixed = TRUE)
-  s <- gsub("\"", "\\\"", s, fixed = TRUE)
-  for (code in 1:31) s <- gsub(intToUtf8(code), sprintf("\\u%04x", code), s, fixed = TRUE)
-  paste0("\"", s, "\"")
+  g <- jsonlite::fromJSON(rescue_causal_graph(opt, "json", as_discovered), simplifyVector = FALSE)
+  field <- function(name, type, missing) vapply(g$edges, function(e) if (is.null(e[[name]])) missing else e[[name]], type)
+  data.frame(from = field("from", "", NA_character_), to = field("to", "", NA_character_),
+             directed = field("directed", TRUE, NA), weight = field("weight", 0, NA_real_), stringsAsFactors = FALSE)
 }
 
 #' Replaces causal discovery with your own DAG, used from the next suggestion on: JSON text
 #' ({"edges": [{"from": name, "to": name}, ...]}, as rescue_causal_graph writes it), or the edges
-#' as (from, to) names: a two-column matrix or data frame, or a list of c(from, to) pairs. NULL
-#' goes back to discovery. Returns opt, invisibly.
+#' as (from, to) names: a data frame or matrix (columns `from` and `to` taken by name, as
+#' rescue_causal_edges writes them; unnamed, the first two columns), or a list of c(from, to) pairs.
+#' Zero rows (or list()) is the DAG without edges. NULL goes back to discovery. Returns opt,
+#' invisibly.
 rescue_set_dag <- function(opt, dag) {
   h <- .handle(opt)
   if (is.null(dag)) {
     .rescue(Optimizer_clearDag(h))
     return(invisible(opt))
   }
-  if (!(is.character(dag) && length(dag) == 1)) {
-    pairs_ok <- !is.list(dag) || is.data.frame(dag) || all(lengths(dag) == 2)
-    edges <- if (is.list(dag) && !is.data.frame(dag)) do.call(rbind, lapply(dag, as.character)) else as.matrix(dag)
-    if (length(dag) && (!pairs_ok || NCOL(edges) != 2 || anyNA(edges)))
-      stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
-                            "a DAG is JSON text or (from, to) pairs of names: a two-column matrix or data frame, or a list of pairs"))
-    pairs <- if (length(dag)) sprintf("{\"from\": %s, \"to\": %s}", .json_string(edges[, 1]), .json_string(edges[, 2]))
-    dag <- paste0("{\"edges\": [", paste(pairs, collapse = ", "), "]}")
+  if (!(is.character(dag) && length(dag) == 1 && is.null(dim(dag)))) {
+    refuse <- function(why) stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], paste0(
+      "a DAG is JSON text or (from, to) pairs of names: a data frame or matrix, or a list of pairs (", why, ")")))
+    if (is.list(dag) && !is.data.frame(dag)) {
+      if (!all(lengths(dag) == 2)) refuse("an element of the list is not a pair")
+      edges <- matrix(as.character(unlist(dag)), ncol = 2, byrow = TRUE, dimnames = list(NULL, c("from", "to")))
+    } else {
+      if (is.null(dim(dag))) refuse("got a vector")
+      if (!is.null(colnames(dag)) && all(c("from", "to") %in% colnames(dag))) {
+        if ("directed" %in% colnames(dag) && !all(as.logical(dag[, "directed"]) %in% TRUE))
+          refuse("an edge is not directed")
+        dag <- dag[, c("from", "to"), drop = FALSE]
+      }
+      if (ncol(dag) != 2) refuse(sprintf("%d columns", ncol(dag)))
+      edges <- matrix(as.character(as.matrix(dag)), ncol = 2, dimnames = list(NULL, c("from", "to")))
+    }
+    if (anyNA(edges)) refuse("a name is NA")
+    dag <- as.character(jsonlite::toJSON(list(edges = as.data.frame(edges, stringsAsFactors = FALSE))))
   }
   .rescue(Optimizer_setDag(h, dag))
   invisible(opt)

@@ -71,6 +71,38 @@ test_that("bad input is an R error condition with the library's message", {
   expect_error(rescue_load("garbage"), "not a RESCUE checkpoint", class = "rescue_error")
 })
 
+test_that("scalar arguments take integers and refuse anything but one number", {
+  status <- function(expr) tryCatch({ expr; RESCUE_STATUS[["OK"]] }, rescue_error = function(e) e$status)
+  p <- rescue_builtin_problem("healthcare", budget = 20L, initial_budget = 5L, params = list(rescue.discovery = 1L))
+  expect_equal(rescue_get_param(p, "rescue.discovery"), 1)
+  expect_equal(rescue_evaluate(p, c(25, 0.5), 1L), rescue_evaluate(p, c(25, 0.5), 1))
+  opt <- rescue_optimizer(p)
+  expect_equal(rescue_budget(opt)[["total"]], 20)
+  expect_equal(rescue_cost(opt, c(25, 0.5), 1L), rescue_cost(opt, c(25, 0.5), 1))
+  for (bad in list(numeric(0), c(1, 0), "1")) {
+    expect_equal(status(rescue_builtin_problem("healthcare", params = list(rescue.discovery = bad))),
+                 RESCUE_STATUS[["INVALID_ARGUMENT"]])
+    expect_equal(status(rescue_builtin_problem("healthcare", budget = bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+    expect_equal(status(rescue_evaluate(p, c(25, 0.5), bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+    expect_equal(status(rescue_observe_at(opt, c(25, 0.5), bad, c(1, 1), 0)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  }
+  expect_equal(rescue_info(opt)$observational + nrow(rescue_observations(opt)), 0)
+  expect_equal(status(rescue_builtin_problem("healthcare", budget = NA)), RESCUE_STATUS[["NON_FINITE"]])
+  close(opt)
+  close(p)
+  own <- function(...) rescue_problem(data.frame(name = c("a", "b"), lower = c(0L, 1L), upper = c(1L, 3L)),
+                                      c(f = "min"), ...)
+  q <- own(fidelity = c(1L, 10L, 10L), cost_rate = 2L)
+  qo <- rescue_optimizer(q)
+  expect_equal(rescue_info(qo)$bounds$upper, c(1, 3))
+  expect_equal(rescue_info(qo)$target_fidelity, 10)
+  close(qo)
+  close(q)
+  expect_equal(status(own(fidelity = c(1, 10))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(own(fidelity = list(levels = c(1, 2), target = c(2, 2)))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(status(own(constraints = list(list("g", 1:2, "<=")))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+})
+
 test_that("close frees deterministically, twice is harmless, the finalizer frees the rest", {
   opt <- rescue_optimizer(problem)
   expect_equal(rescue_info(opt)$options, c("x1", "x2"))
@@ -285,6 +317,18 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_equal(status(rescue_causal_estimates(opt, x, c(1, 1, 1))), RESCUE_STATUS[["SIZE_MISMATCH"]])
   five <- rbind(x, x, x[1, ])
   expect_equal(status(rescue_causal_estimates(opt, five, rep(1, 4))), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  # The same below the R layer: the wrapper itself must not read 5 points with 4 fidelities as 4.
+  expect_equal(status(.rescue(Optimizer_causalMeans(opt$ptr, as.numeric(t(five)), rep(1, 4)))),
+               RESCUE_STATUS[["SIZE_MISMATCH"]])
+  # A named vector is taken by name; other columns of a data frame leave the numbers as they are.
+  expect_identical(rescue_causal_estimates(opt, c(Aspirin = 0.5, BMI = 25), 1), rescue_causal_estimates(opt, c(25, 0.5), 1))
+  expect_identical(rescue_causal_estimates(opt, data.frame(id = "a", BMI = 25.123456789, Aspirin = 0.5), 1),
+                   rescue_causal_estimates(opt, c(25.123456789, 0.5), 1))
+  expect_equal(status(rescue_causal_estimates(opt, c(25, 0.5, 21), 1)), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  expect_equal(status(rescue_predict(opt, c(25, 0.5, 21), 1)), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  expect_equal(status(rescue_predict(opt, x, c(1, 1, 1))), RESCUE_STATUS[["SIZE_MISMATCH"]])
+  expect_equal(status(rescue_causal_estimates(opt, data.frame(BMI = factor(25), Aspirin = 0.5), 1)),
+               RESCUE_STATUS[["INVALID_ARGUMENT"]])
 
   # A DAG of one's own, as pairs, as a data frame or as the JSON the graph is read back in.
   expect_equal(status(rescue_set_dag(opt, list(c("PSA", "BMI")))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
@@ -307,7 +351,20 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   expect_equal(status(rescue_set_dag(opt, list(c("B\"MI\\", "Statin")))), RESCUE_STATUS[["UNKNOWN_NAME"]])
   expect_equal(status(rescue_set_dag(opt, matrix(c("BMI", "Statin", "PSA"), 1))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_set_dag(opt, list(c("BMI", "Statin"), "PSA"))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  for (bad in list(character(0), numeric(0), matrix(character(0), 0, 3), data.frame(from = "BMI", to = "Statin", directed = FALSE)))
+    expect_equal(status(rescue_set_dag(opt, bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_identical(rescue_causal_graph(opt), mine)  # a refused DAG changes nothing
+  # Columns by name, in any order; the edges' own data frame goes back in.
+  rescue_set_dag(opt, data.frame(to = dag[, 2], from = dag[, 1]))
+  expect_identical(rescue_causal_graph(opt), mine)
+  rescue_set_dag(opt, NULL)
+  rescue_set_dag(opt, edges)
+  expect_identical(rescue_causal_graph(opt), mine)
+  # No edges at all is a DAG too.
+  for (none in list(list(), data.frame(from = character(0), to = character(0)))) {
+    rescue_set_dag(opt, none)
+    expect_equal(nrow(rescue_causal_edges(opt)), 0)
+  }
 
   # Background knowledge for discovery.
   rescue_set_dag(opt, NULL)
@@ -342,8 +399,16 @@ test_that("the causal graph's edges as a data frame: DirectLiNGAM's weights, PC'
       expect_equal(nrow(e), lengths(regmatches(dot, gregexpr(" -> ", dot, fixed = TRUE))))
       if (!as_discovered) expect_true(all(e$directed))
     }
-    weights <- rescue_causal_edges(opt)$weight
-    if (discovery == 1) expect_true(all(is.finite(weights))) else expect_true(all(is.na(weights)))
+    edges <- rescue_causal_edges(opt)
+    weights <- edges$weight
+    if (discovery == 1) {
+      expect_true(all(is.finite(weights)))
+      expect_true(any(weights != signif(weights, 6)))  # not the DOT label's rounding
+    } else {
+      expect_true(all(is.na(weights)))
+    }
+    rescue_set_dag(opt, edges)
+    expect_setequal(paste(rescue_causal_edges(opt)$from, rescue_causal_edges(opt)$to), paste(edges$from, edges$to))
     close(opt)
     close(p)
   }
@@ -438,6 +503,7 @@ test_that("the model predicts what it was told", {
   expect_equal(swapped$mean, pred$mean)
   one <- rescue_predict(opt, c(obs$x1[1], obs$x2[1]), obs$fidelity[1])
   expect_equal(one$mean[1, ], pred$mean[1, ])
+  expect_identical(rescue_predict(opt, c(x2 = obs$x2[1], x1 = obs$x1[1]), obs$fidelity[1]), one)
   e <- tryCatch(rescue_predict(opt, c(1.5, 0.5), 1), rescue_error = function(e) e)
   expect_equal(e$status, RESCUE_STATUS[["OUT_OF_RANGE"]])
   # Each observation held out: a wider spread than with it in, centred near what was observed.
