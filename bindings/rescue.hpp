@@ -38,6 +38,13 @@ inline void check(rescue_status st) {
 }
 inline int length(const std::vector<double>& v) { return static_cast<int>(v.size()); }
 inline const double* data_or_null(const std::vector<double>& v) { return v.empty() ? nullptr : v.data(); }
+// A string for the C ABI, which ends it at the first NUL: one holding a NUL would silently
+// become a shorter, different name or path.
+inline const char* cstr(const std::string& s) {
+  if (s.find('\0') != std::string::npos)
+    throw Error(RESCUE_ERR_INVALID_ARGUMENT, "a name, path or text holds a NUL character: '" + text(s.c_str()) + "...'");
+  return s.c_str();
+}
 [[noreturn]] inline void closed(const char* what) {
   throw Error(RESCUE_ERR_INVALID_STATE, std::string("the ") + what + " is closed");
 }
@@ -68,7 +75,7 @@ struct ParamInfo {
 inline ParamInfo describeParam(const std::string& name) {
   ParamInfo info;
   const char* text = nullptr;
-  detail::check(rescue_param_info(name.c_str(), &info.defaultValue, &info.kind, &info.lower, &info.upper, &text));
+  detail::check(rescue_param_info(detail::cstr(name), &info.defaultValue, &info.kind, &info.lower, &info.upper, &text));
   info.name = name;
   info.description = detail::text(text);
   return info;
@@ -196,7 +203,7 @@ class Problem {
   Problem() { detail::check(rescue_problem_new(&p_)); }
   /** A built-in benchmark problem ("branin-currin", "park", "healthcare", "robot-standin"). */
   explicit Problem(const std::string& builtin) {
-    detail::check(rescue_problem_builtin(builtin.c_str(), &p_));
+    detail::check(rescue_problem_builtin(detail::cstr(builtin), &p_));
   }
   ~Problem() { close(); }
   Problem(const Problem&) = delete;
@@ -210,13 +217,13 @@ class Problem {
   bool closed() const { return p_ == nullptr; }
 
   void addOption(const std::string& name, double lower, double upper, int kind = RESCUE_CONTINUOUS) {
-    check(rescue_problem_add_option(handle(), name.c_str(), lower, upper, kind));
+    check(rescue_problem_add_option(handle(), detail::cstr(name), lower, upper, kind));
   }
   /** A categorical option: its slot in every configuration holds the 0-based index of a label. */
   void addCategorical(const std::string& name, const std::vector<std::string>& labels) {
     std::vector<const char*> c;
-    for (const auto& l : labels) c.push_back(l.c_str());
-    check(rescue_problem_add_categorical(handle(), name.c_str(), c.empty() ? nullptr : c.data(),
+    for (const auto& l : labels) c.push_back(detail::cstr(l));
+    check(rescue_problem_add_categorical(handle(), detail::cstr(name), c.empty() ? nullptr : c.data(),
                                          static_cast<int>(c.size())));
   }
   void setFidelityRange(double lower, double upper, double target) {
@@ -230,12 +237,12 @@ class Problem {
     check(rescue_problem_set_cost_levels(handle(), detail::data_or_null(costs), detail::length(costs)));
   }
   void addObjective(const std::string& name, int sense = RESCUE_MINIMIZE) {
-    check(rescue_problem_add_objective(handle(), name.c_str(), sense));
+    check(rescue_problem_add_objective(handle(), detail::cstr(name), sense));
   }
   void addConstraint(const std::string& name, double threshold, int sense) {
-    check(rescue_problem_add_constraint(handle(), name.c_str(), threshold, sense));
+    check(rescue_problem_add_constraint(handle(), detail::cstr(name), threshold, sense));
   }
-  void addIndicator(const std::string& name) { check(rescue_problem_add_indicator(handle(), name.c_str())); }
+  void addIndicator(const std::string& name) { check(rescue_problem_add_indicator(handle(), detail::cstr(name))); }
   void setReferencePoint(const std::vector<double>& ref) {
     check(rescue_problem_set_reference_point(handle(), detail::data_or_null(ref), detail::length(ref)));
   }
@@ -244,14 +251,14 @@ class Problem {
     if (seed < 0) throw Error(RESCUE_ERR_INVALID_ARGUMENT, "the seed must be >= 0, got " + std::to_string(seed));
     check(rescue_problem_set_seed(handle(), static_cast<unsigned int>(seed)));
   }
-  void setStrategy(const std::string& name) { check(rescue_problem_set_strategy(handle(), name.c_str())); }
+  void setStrategy(const std::string& name) { check(rescue_problem_set_strategy(handle(), detail::cstr(name))); }
   void setBudget(double budget) { check(rescue_problem_set_budget(handle(), budget)); }
   void setInitialBudget(double budget) { check(rescue_problem_set_initial_budget(handle(), budget)); }
-  void setParam(const std::string& key, double value) { check(rescue_problem_set_param(handle(), key.c_str(), value)); }
+  void setParam(const std::string& key, double value) { check(rescue_problem_set_param(handle(), detail::cstr(key), value)); }
   /** The parameter's value on this problem: the one set, or its default. */
   double getParam(const std::string& key) const {
     double value = 0.0;
-    check(rescue_problem_get_param(get(), key.c_str(), &value));
+    check(rescue_problem_get_param(get(), detail::cstr(key), &value));
     return value;
   }
 
@@ -328,7 +335,7 @@ class Optimizer {
   /** An optimizer restored from a checkpoint file (see saveFile()). */
   static Optimizer* loadFile(const std::string& path) {
     rescue_optimizer* o = nullptr;
-    detail::check(rescue_load_file(path.c_str(), &o));
+    detail::check(rescue_load_file(detail::cstr(path), &o));
     return new Optimizer(o);
   }
 
@@ -336,7 +343,7 @@ class Optimizer {
   static Optimizer* journalResume(const std::string& path) {
     rescue_optimizer* o = nullptr;
     int torn = 0;
-    detail::check(rescue_journal_resume(path.c_str(), &o, &torn));
+    detail::check(rescue_journal_resume(detail::cstr(path), &o, &torn));
     Optimizer* opt = new Optimizer(o);
     opt->torn_tail_ = torn != 0;
     return opt;
@@ -350,7 +357,7 @@ class Optimizer {
   bool closed() const { return o_ == nullptr; }
 
   /** Starts a crash-safe journal: every state change is synced to the file before it returns. */
-  void journalOpen(const std::string& path) { check(rescue_journal_open(h(), path.c_str())); }
+  void journalOpen(const std::string& path) { check(rescue_journal_open(h(), detail::cstr(path))); }
   /** Detaches the journal; the file stays resumable. */
   void journalClose() { check(rescue_journal_close(h())); }
   bool journalIsOpen() const { return rescue_journal_is_open(h()) == 1; }
@@ -495,15 +502,15 @@ class Optimizer {
     return text;
   }
   /** Writes a checkpoint file atomically. */
-  void saveFile(const std::string& path) const { check(rescue_save_file(h(), path.c_str())); }
+  void saveFile(const std::string& path) const { check(rescue_save_file(h(), detail::cstr(path))); }
 
   /** Replaces causal discovery with a DAG given as JSON ({"edges": [{"from", "to"}, ...]}). */
-  void setDag(const std::string& json) { check(rescue_set_dag(h(), json.c_str())); }
+  void setDag(const std::string& json) { check(rescue_set_dag(h(), detail::cstr(json))); }
   /** Goes back to causal discovery. */
   void clearDag() { check(rescue_set_dag(h(), nullptr)); }
   /** Requires (true) or forbids (false) the causal edge from -> to. */
   void constrainEdge(const std::string& from, const std::string& to, bool required) {
-    check(rescue_constrain_edge(h(), from.c_str(), to.c_str(), required ? RESCUE_EDGE_REQUIRED : RESCUE_EDGE_FORBIDDEN));
+    check(rescue_constrain_edge(h(), detail::cstr(from), detail::cstr(to), required ? RESCUE_EDGE_REQUIRED : RESCUE_EDGE_FORBIDDEN));
   }
   /** The causal graph as Graphviz DOT (json = false) or JSON; the fitted DAG, or the graph as discovered. */
   std::string causalGraph(bool json, bool asDiscovered) const {

@@ -409,3 +409,107 @@ def test_fidelity_agreement_tells_a_mirrored_simulator():
     # judged as if it spoke for the target.
     learned = agreement_of_cheap_band("healthcare-reflected", target_correlation=1)
     assert np.all(learned[0] < -0.5) and np.all(learned[1] > 0.9)
+
+
+def _status(call):
+    """The status a call raises with (RESCUE_OK when it returns)."""
+    try:
+        call()
+    except rescue.RescueError as e:
+        return e.status
+    return rescue.RESCUE_OK
+
+
+def test_misshaped_tables_are_refused_not_reread():
+    with rescue.Problem("healthcare") as p, rescue.Optimizer(p.set_seed(3)) as opt:
+        opt.add_observational(p.sample_observational(150, seed=5))
+        x = np.array([[25.0, 0.5], [21.0, 0.1], [29.0, 0.9]])
+        mean, _ = opt.causal_estimates(x, 1.0)
+        assert np.asarray(mean).shape == (3, 3)
+        # Transposed (2 x 3): rows of three values for two options, not 3 other points.
+        assert _status(lambda: opt.causal_estimates(x.T, [1.0, 1.0, 1.0])) == rescue.RESCUE_ERR_SIZE_MISMATCH
+        assert _status(lambda: opt.causal_estimates(x[None], 1.0)) == rescue.RESCUE_ERR_SIZE_MISMATCH
+        assert _status(lambda: opt.causal_estimates([[25.0, 0.5], [21.0]], 1.0)) in (
+            rescue.RESCUE_ERR_SIZE_MISMATCH, rescue.RESCUE_ERR_INVALID_ARGUMENT)
+        # Fortran-ordered and non-contiguous arrays are the same points.
+        assert np.array_equal(opt.causal_estimates(np.asfortranarray(x), 1.0)[0], mean)
+        wide = np.zeros((3, 4))
+        wide[:, ::2] = x
+        assert not wide[:, ::2].flags.c_contiguous
+        assert np.array_equal(opt.causal_estimates(wide[:, ::2], 1.0)[0], mean)
+        with pytest.raises(rescue.RescueError, match="numbers expected") as err:
+            opt.causal_estimates([["a", "b"]], 1.0)
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+    # Three objectives against a reference of two is refused, not read as three points of two.
+    assert _status(lambda: rescue.hypervolume([[1, 2, 3], [2, 1, 3]], [4, 4])) == rescue.RESCUE_ERR_SIZE_MISMATCH
+    assert rescue.hypervolume([1, 2], [3, 3]) == pytest.approx(2.0)
+    assert rescue.pareto_filter([1, 2]) == [0]
+    assert rescue.pareto_filter([]) == []
+    assert _status(lambda: rescue.pareto_filter({"a": 1})) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+
+
+def test_fidelity_bands_must_be_pairs(problem):
+    with rescue.Optimizer(problem) as opt:
+        run(opt, problem, 12)
+        assert len(opt.fidelity_agreement([(0.0, 1.0), (1.0, 1.0)]).rows) == 2
+        assert _status(lambda: opt.fidelity_agreement([(0, 0.5, 1), (1, 1, 1)])) == rescue.RESCUE_ERR_SIZE_MISMATCH
+
+
+def test_scalars_names_and_paths_are_checked():
+    with rescue.Problem("healthcare") as p:
+        for bad in (7.9, -1, 2**31, float("nan"), "7", None, True):
+            assert _status(lambda: p.set_seed(bad)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        p.set_seed(np.int64(7))
+        assert _status(lambda: p.sample_observational(2.5)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        assert _status(lambda: p.sample_observational(3, seed=-1)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        assert _status(lambda: p.set_budget("100")) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        assert _status(lambda: p.set_param(None, 1)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        with rescue.Optimizer(p) as opt:
+            s = opt.suggest()
+            assert _status(lambda: opt.cancel(s.ticket + 0.5)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert _status(lambda: opt.observe(2**31, [1.0, 1.0])) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert opt.pending() == [s.ticket]
+            assert _status(lambda: opt.causal_graph("xml")) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert _status(lambda: opt.set_dag({"BMI": "Statin"})) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert _status(lambda: opt.set_dag(["BMI"])) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert _status(lambda: opt.constrain_edge(None, "PSA")) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+            assert _status(lambda: opt.save_file(3.5)) == rescue.RESCUE_ERR_INVALID_ARGUMENT
+    # A name holding a NUL would reach the library cut short: it is refused.
+    with rescue.Problem() as p:
+        p.add_option("a", 0.0, 1.0)
+        for call in (lambda: p.add_objective("f1\0junk"), lambda: p.add_constraint("g\0x", 1.0, "<="),
+                     lambda: p.add_indicator("i\0"), lambda: rescue.Problem("branin-currin\0junk"),
+                     lambda: p.add_categorical("c", ["x\0y", "z"])):
+            with pytest.raises(rescue.RescueError, match="NUL") as err:
+                call()
+            assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        p.add_objective("f1")
+        with rescue.Optimizer(p) as opt:
+            assert opt.objective_names == ["f1"] and opt.constraint_names == [] and opt.indicator_names == []
+
+
+def test_optimize_reads_results_by_the_problem_and_fails_a_refused_one():
+    def make(constrained):
+        p = rescue.Problem()
+        p.add_option("x", 0.0, 1.0).add_objective("f", "min")
+        if constrained:
+            p.add_constraint("g", 0.5, "<=")
+        return p.set_strategy("random").set_seed(1).set_budget(3)
+
+    # One objective and one constraint, returned as two plain floats.
+    with make(True) as p, rescue.Optimizer(p) as opt:
+        opt.optimize(lambda x, s: (float(x[0]), 0.25))
+        assert opt.num_observations == 3 and list(opt.observation(0).constraints) == [0.25]
+    with make(False) as p, rescue.Optimizer(p) as opt:
+        opt.optimize(lambda x, s: {"objectives": [np.float32(x[0])]})
+        assert opt.num_observations == 3
+    # A result the library refuses marks the evaluation failed rather than leaving it pending.
+    with make(True) as p, rescue.Optimizer(p) as opt:
+        with pytest.raises(rescue.RescueError) as err:
+            opt.optimize(lambda x, s: float(x[0]))
+        assert err.value.status == rescue.RESCUE_ERR_INVALID_ARGUMENT
+        assert opt.pending() == [] and opt.observation(0).failed
+    with make(False) as p, rescue.Optimizer(p) as opt:
+        with pytest.raises(rescue.RescueError, match="unknown key"):
+            opt.optimize(lambda x, s: {"objective": [x[0]]})
+        assert opt.pending() == [] and opt.observation(0).failed

@@ -16,6 +16,9 @@ Arrays come in as lists, tuples or NumPy arrays and go out as NumPy arrays (list
 is not installed). Every failure raises RescueError with the library's message; its
 ``status`` attribute is the rescue_status code (e.g. RESCUE_ERR_UNKNOWN_NAME).
 """
+import math
+import numbers
+import os
 from collections import namedtuple
 
 from . import rescue_swig as _swig
@@ -58,19 +61,124 @@ def _error(status, message):
     return e
 
 
-def _vec(values):
-    """A flat tuple of floats from a list, tuple or NumPy array (nested ones row by row)."""
+def _invalid(message):
+    return _error(_swig.RESCUE_ERR_INVALID_ARGUMENT, message)
+
+
+def _size(message):
+    return _error(_swig.RESCUE_ERR_SIZE_MISMATCH, message)
+
+
+def _vec(values, what="values"):
+    """A flat tuple of floats from a number, list, tuple or NumPy array (nested ones row by row)."""
     if values is None:
         return ()
-    if _np is not None:
-        return tuple(float(v) for v in _np.asarray(values, dtype=float).ravel())
-    out = []
-    for v in values:
-        if isinstance(v, (list, tuple)):
-            out.extend(_vec(v))
-        else:
-            out.append(float(v))
-    return tuple(out)
+    if isinstance(values, numbers.Real):
+        return (float(values),)
+    if isinstance(values, (str, bytes, dict)):
+        raise _invalid("%s: numbers expected, got a %s" % (what, type(values).__name__))
+    try:
+        if _np is not None:
+            return tuple(float(v) for v in _np.asarray(values, dtype=float).ravel())
+        out = []
+        for v in values:
+            out.extend(_vec(v, what))
+        return tuple(out)
+    except (TypeError, ValueError) as e:
+        raise _invalid("%s: numbers expected (%s)" % (what, e)) from None
+
+
+def _nested(values):
+    """The rows of a table given as lists or tuples without NumPy, or None when it is flat."""
+    rows = list(values)
+    nested = [isinstance(r, (list, tuple)) for r in rows]
+    if not any(nested):
+        return None
+    if not all(nested):
+        raise _size("a table mixes rows and single values")
+    return rows
+
+
+def _table(values, width, what, allow_empty=False):
+    """(flat values, number of rows) of a table with rows of `width` values: a 2-D array or nested
+    sequence whose rows must have that width, or a flat sequence of whole rows."""
+    if _np is not None and not isinstance(values, (str, bytes, dict, numbers.Real)):
+        try:
+            a = _np.asarray(values, dtype=float)
+        except (TypeError, ValueError) as e:
+            raise _invalid("%s: numbers expected (%s)" % (what, e)) from None
+        if a.ndim > 2:
+            raise _size("%s: a table of rows, got %d dimensions" % (what, a.ndim))
+        if a.ndim == 2 and a.shape[1] != width:
+            raise _size("%s: rows of %d values, got %d" % (what, width, a.shape[1]))
+    elif not isinstance(values, (str, bytes, dict, numbers.Real)) and values is not None:
+        rows = _nested(values)
+        if rows is not None and any(len(r) != width for r in rows):
+            raise _size("%s: rows of %d values, got %s" % (what, width, sorted({len(r) for r in rows})))
+    flat = _vec(values, what)
+    if allow_empty and not flat:
+        return flat, 0
+    if width < 1 or not flat or len(flat) % width:
+        raise _size("%s: %d values do not make whole rows of %d" % (what, len(flat), width))
+    return flat, len(flat) // width
+
+
+def _rows(values, what):
+    """(flat values, width) of a table of any width: a 2-D array or nested sequence (rows of equal
+    length), or one row."""
+    if _np is not None and not isinstance(values, (str, bytes, dict)):
+        try:
+            a = _np.atleast_2d(_np.asarray(values, dtype=float))
+        except (TypeError, ValueError) as e:
+            raise _invalid("%s: numbers expected (%s)" % (what, e)) from None
+        if a.ndim > 2:
+            raise _size("%s: a table of rows, got %d dimensions" % (what, a.ndim))
+        return _vec(a, what), a.shape[1]
+    flat = _vec(values, what)
+    rows = None if isinstance(values, numbers.Real) else _nested(values)
+    if rows is None:
+        return flat, len(flat)
+    if len({len(r) for r in rows}) > 1:
+        raise _size("%s: rows of different lengths" % what)
+    return flat, len(rows[0])
+
+
+def _fidelities(fidelity, n):
+    """One fidelity per point (one value given is used for all n)."""
+    s = _vec(fidelity, "fidelity")
+    if len(s) == 1:
+        s = s * n
+    if len(s) != n:
+        raise _size("%d points need one fidelity each (or one for all), got %d" % (n, len(s)))
+    return s
+
+
+def _float(value, what):
+    if not isinstance(value, numbers.Real):
+        raise _invalid("%s must be a number, got %r" % (what, value))
+    return float(value)
+
+
+def _int(value, what, lower=-2**31, upper=2**31 - 1):
+    """A whole number in [lower, upper] (the native layer takes a C int)."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) \
+        and value == int(value) and lower <= value <= upper
+    if not ok:
+        raise _invalid("%s must be a whole number from %d to %d, got %r" % (what, lower, upper, value))
+    return int(value)
+
+
+def _name(value, what):
+    if not isinstance(value, str):
+        raise _invalid("%s must be a string, got %r" % (what, value))
+    return value
+
+
+def _path(path):
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise _invalid("a path is a string or path-like object, got %r" % (path,)) from None
 
 
 def _out(values):
@@ -90,7 +198,7 @@ def _code(table, value, what):
         except KeyError:
             raise _error(_swig.RESCUE_ERR_INVALID_ARGUMENT,
                          "unknown %s %r (known: %s)" % (what, value, ", ".join(sorted(table)))) from None
-    return int(value)
+    return _int(value, what)
 
 
 def version():
@@ -100,7 +208,7 @@ def version():
 
 def status_string(status):
     """A human-readable name for a status code."""
-    return _swig.statusString(int(status))
+    return _swig.statusString(_int(status, "status"))
 
 
 def strategies():
@@ -128,15 +236,18 @@ def parameters():
 
 def hypervolume(points, reference):
     """Exact hypervolume of a set of points (rows), all objectives minimized."""
-    ref = _vec(reference)
-    return _swig.hypervolume(_vec(points), len(ref), ref)
+    ref = _vec(reference, "reference")
+    flat, _ = _table(points, len(ref), "points", allow_empty=True)
+    return _swig.hypervolume(flat, len(ref), ref)
 
 
 def pareto_filter(points, violation=None):
-    """Indices of the non-dominated rows of points (all objectives minimized)."""
-    rows = _np.asarray(points, dtype=float) if _np is not None else points
-    m = len(rows[0]) if len(rows) else 1
-    return list(_swig.paretoFilter(_vec(points), m, _vec(violation)))
+    """Indices of the non-dominated rows of points (all objectives minimized; one point as a flat
+    sequence); violation, when given, one value per point (0 feasible)."""
+    flat, m = _rows(points, "points")
+    if not flat:
+        return []
+    return list(_swig.paretoFilter(flat, m, _vec(violation, "violation")))
 
 
 class Problem:
@@ -146,7 +257,7 @@ class Problem:
     Use it as a context manager, or call close(); the optimizer keeps its own copy."""
 
     def __init__(self, builtin=None):
-        self._p = _swig.Problem() if builtin is None else _swig.Problem(builtin)
+        self._p = _swig.Problem() if builtin is None else _swig.Problem(_name(builtin, "a built-in problem's name"))
 
     def __enter__(self):
         return self
@@ -170,7 +281,8 @@ class Problem:
         return self._p
 
     def add_option(self, name, lower, upper, kind="continuous"):
-        self._h().addOption(name, float(lower), float(upper), _code(_KINDS, kind, "option kind"))
+        self._h().addOption(_name(name, "an option's name"), _float(lower, "lower"), _float(upper, "upper"),
+                            _code(_KINDS, kind, "option kind"))
         return self
 
     def add_categorical(self, name, labels):
@@ -179,75 +291,76 @@ class Problem:
         if isinstance(labels, str):
             raise _error(_swig.RESCUE_ERR_INVALID_ARGUMENT,
                          "labels of categorical option %r: give a list of strings, not one string" % name)
-        self._h().addCategorical(name, [str(l) for l in labels])
+        self._h().addCategorical(_name(name, "an option's name"), [str(l) for l in labels])
         return self
 
     def set_fidelity_range(self, lower, upper, target):
-        self._h().setFidelityRange(float(lower), float(upper), float(target))
+        self._h().setFidelityRange(_float(lower, "lower"), _float(upper, "upper"), _float(target, "target"))
         return self
 
     def set_fidelity_levels(self, levels, target):
-        self._h().setFidelityLevels(_vec(levels), float(target))
+        self._h().setFidelityLevels(_vec(levels, "levels"), _float(target, "target"))
         return self
 
     def set_cost_exponential(self, rate):
-        self._h().setCostExponential(float(rate))
+        self._h().setCostExponential(_float(rate, "rate"))
         return self
 
     def set_cost_levels(self, costs):
-        self._h().setCostLevels(_vec(costs))
+        self._h().setCostLevels(_vec(costs, "costs"))
         return self
 
     def add_objective(self, name, sense="min"):
-        self._h().addObjective(name, _code(_SENSES, sense, "objective sense"))
+        self._h().addObjective(_name(name, "an objective's name"), _code(_SENSES, sense, "objective sense"))
         return self
 
     def add_constraint(self, name, threshold, sense):
-        self._h().addConstraint(name, float(threshold), _code(_CONSTRAINT_SENSES, sense, "constraint sense"))
+        self._h().addConstraint(_name(name, "a constraint's name"), _float(threshold, "threshold"), _code(_CONSTRAINT_SENSES, sense, "constraint sense"))
         return self
 
     def add_indicator(self, name):
-        self._h().addIndicator(name)
+        self._h().addIndicator(_name(name, "an indicator's name"))
         return self
 
     def set_reference_point(self, reference):
-        self._h().setReferencePoint(_vec(reference))
+        self._h().setReferencePoint(_vec(reference, "reference"))
         return self
 
     def set_seed(self, seed):
-        self._h().setSeed(int(seed))
+        self._h().setSeed(_int(seed, "seed", 0))
         return self
 
     def set_strategy(self, name):
-        self._h().setStrategy(name)
+        self._h().setStrategy(_name(name, "a strategy's name"))
         return self
 
     def set_budget(self, budget):
-        self._h().setBudget(float(budget))
+        self._h().setBudget(_float(budget, "budget"))
         return self
 
     def set_initial_budget(self, budget):
-        self._h().setInitialBudget(float(budget))
+        self._h().setInitialBudget(_float(budget, "budget"))
         return self
 
     def set_param(self, key, value):
-        self._h().setParam(key, float(value))
+        self._h().setParam(_name(key, "a parameter's name"), _float(value, key))
         return self
 
     def get_param(self, key):
         """The parameter's value on this problem: the one set, or its default."""
-        return self._h().getParam(key)
+        return self._h().getParam(_name(key, "a parameter's name"))
 
     def evaluate(self, x, fidelity):
         """Noise-free evaluation of a built-in problem: Evaluation(objectives, constraints, indicators)."""
-        e = self._h().evaluate(_vec(x), float(fidelity))
+        e = self._h().evaluate(_vec(x, "x"), _float(fidelity, "fidelity"))
         return Evaluation(_out(e.objectives), _out(e.constraints), _out(e.indicators))
 
     def sample_observational(self, n, seed=0):
         """n rows of observational data drawn from a built-in problem (a matrix: options, fidelity,
         indicators, objectives, constraints), ready for Optimizer.add_observational."""
-        flat = self._h().sampleObservational(int(n), int(seed))
-        return _matrix(flat, int(n), len(flat) // int(n))
+        n = _int(n, "n", 0)
+        flat = self._h().sampleObservational(n, _int(seed, "seed", 0))
+        return _matrix(flat, n, len(flat) // n)
 
 
 class Optimizer:
@@ -266,16 +379,16 @@ class Optimizer:
     @classmethod
     def load_file(cls, path):
         """An optimizer restored from a checkpoint file (see save_file())."""
-        return cls(None, _swig.Optimizer.loadFile(str(path)))
+        return cls(None, _swig.Optimizer.loadFile(_path(path)))
 
     @classmethod
     def journal_resume(cls, path):
         """An optimizer rebuilt from a crash-safe journal (see journal_open()); the journal stays attached."""
-        return cls(None, _swig.Optimizer.journalResume(str(path)))
+        return cls(None, _swig.Optimizer.journalResume(_path(path)))
 
     def journal_open(self, path):
         """Starts a crash-safe journal: every state change is synced to the file before it returns."""
-        self._h().journalOpen(str(path))
+        self._h().journalOpen(_path(path))
 
     def journal_close(self):
         """Detaches the journal; the file stays resumable."""
@@ -350,20 +463,20 @@ class Optimizer:
 
     def option_info(self, index):
         """(lower, upper, kind) of option index."""
-        info = self._h().optionInfo(int(index))
+        info = self._h().optionInfo(_int(index, "index"))
         return info.lower, info.upper, info.kind
 
     def option_labels(self, index):
         """The labels of categorical option index, by level (empty for any other option)."""
-        return list(self._h().optionLabels(int(index)))
+        return list(self._h().optionLabels(_int(index, "index")))
 
     def constraint_info(self, index):
         """(threshold, sense) of constraint index."""
-        info = self._h().constraintInfo(int(index))
+        info = self._h().constraintInfo(_int(index, "index"))
         return info.threshold, info.sense
 
     def objective_sense(self, index):
-        return self._h().objectiveSense(int(index))
+        return self._h().objectiveSense(_int(index, "index"))
 
     def reference_point(self):
         return _out(self._h().referencePoint())
@@ -380,17 +493,19 @@ class Optimizer:
 
     def observe(self, ticket, objectives, constraints=(), indicators=()):
         """Reports the results of a pending ticket."""
-        self._h().observe(int(ticket), _vec(objectives), _vec(constraints), _vec(indicators))
+        self._h().observe(_int(ticket, "ticket"), _vec(objectives, "objectives"), _vec(constraints, "constraints"),
+                          _vec(indicators, "indicators"))
 
     def observe_at(self, x, fidelity, objectives, constraints=(), indicators=()):
         """Reports an evaluation of a configuration and fidelity the caller chose."""
-        self._h().observeAt(_vec(x), float(fidelity), _vec(objectives), _vec(constraints), _vec(indicators))
+        self._h().observeAt(_vec(x, "x"), _float(fidelity, "fidelity"), _vec(objectives, "objectives"),
+                            _vec(constraints, "constraints"), _vec(indicators, "indicators"))
 
     def cancel(self, ticket):
-        self._h().cancel(int(ticket))
+        self._h().cancel(_int(ticket, "ticket"))
 
     def fail(self, ticket):
-        self._h().fail(int(ticket))
+        self._h().fail(_int(ticket, "ticket"))
 
     def pending(self):
         return list(self._h().pending())
@@ -400,14 +515,14 @@ class Optimizer:
         return self._h().numObservations()
 
     def observation(self, index):
-        o = self._h().observation(int(index))
+        o = self._h().observation(_int(index, "index"))
         return Observation(_out(o.x), o.fidelity, _out(o.objectives), _out(o.constraints), bool(o.failed))
 
     def observations(self):
         return [self.observation(i) for i in range(self.num_observations)]
 
     def cost(self, x, fidelity):
-        return self._h().cost(_vec(x), float(fidelity))
+        return self._h().cost(_vec(x, "x"), _float(fidelity, "fidelity"))
 
     def budget(self):
         b = self._h().budget()
@@ -428,15 +543,8 @@ class Optimizer:
         configuration of d values) and fidelities (n values, or one for all): Prediction(mean, sd,
         feasible) with mean and sd n x (M + Q) (objectives in their own sense, then constraint
         metrics; sd of the noise-free outputs) and the n probabilities that every constraint holds."""
-        xs = _vec(x)
-        d = self.dimension
-        if d == 0 or len(xs) % d:
-            raise _error(_swig.RESCUE_ERR_SIZE_MISMATCH, "x needs a multiple of %d values, got %d" % (d, len(xs)))
-        n = len(xs) // d
-        s = (float(fidelity),) if isinstance(fidelity, (int, float)) else _vec(fidelity)
-        if len(s) == 1 and n > 1:
-            s = s * n
-        p = self._h().predict(xs, s)
+        xs, n = _table(x, self.dimension, "x")
+        p = self._h().predict(xs, _fidelities(fidelity, n))
         width = self.num_objectives + self.num_constraints
         return Prediction(_matrix(p.mean, n, width), _matrix(p.sd, n, width), _out(p.feasible))
 
@@ -457,10 +565,9 @@ class Optimizer:
         Spearman correlation of predicted with observed target values (NaN where too few).
         A band with the target predicts each target observation from its others; (target,
         target) is the reference. rows counts the observations in each band."""
-        flat = [float(v) for band in bands for v in band]
-        a = self._h().fidelityAgreement(_vec(flat))
+        flat, n = _table(bands, 2, "bands", allow_empty=True)
+        a = self._h().fidelityAgreement(flat)
         width = self.num_objectives + self.num_constraints
-        n = len(flat) // 2
         return FidelityAgreement(_matrix(a.rmsZ, n, width), _matrix(a.rank, n, width), list(a.rows),
                                  int(a.targetRows))
 
@@ -476,12 +583,8 @@ class Optimizer:
 
     def add_observational(self, rows):
         """Adds rows of observational data: options, fidelity, indicators, objectives, constraints."""
-        if _np is not None:
-            a = _np.atleast_2d(_np.asarray(rows, dtype=float))
-            ncols = a.shape[1]
-        else:
-            ncols = len(rows[0])
-        self._h().addObservational(_vec(rows), ncols)
+        flat, ncols = _rows(rows, "rows")
+        self._h().addObservational(flat, ncols)
 
     @property
     def num_observational(self):
@@ -499,27 +602,36 @@ class Optimizer:
             return self
         if not isinstance(dag, str):
             import json
-            dag = json.dumps({"edges": [{"from": a, "to": b} for a, b in dag]})
+            edges = []
+            for e in ([] if isinstance(dag, dict) else dag):
+                if isinstance(e, (str, bytes)) or len(e) != 2 or not all(isinstance(v, str) for v in e):
+                    raise _invalid("a DAG is JSON text or a list of (from, to) pairs of names, got the element %r" % (e,))
+                edges.append({"from": e[0], "to": e[1]})
+            if isinstance(dag, dict):
+                raise _invalid("a DAG is JSON text or a list of (from, to) pairs of names, got a dict")
+            dag = json.dumps({"edges": edges})
         self._h().setDag(dag)
         return self
 
     def constrain_edge(self, source, target, required=True):
         """Requires (or, with required=False, forbids) the causal edge source -> target."""
-        self._h().constrainEdge(str(source), str(target), bool(required))
+        if not isinstance(required, bool):
+            raise _invalid("required is True (require the edge) or False (forbid it), got %r" % (required,))
+        self._h().constrainEdge(_name(source, "source"), _name(target, "target"), required)
         return self
 
     def causal_graph(self, fmt="dot", as_discovered=False):
         """The causal graph the model uses, as Graphviz DOT ("dot") or JSON ("json") text."""
         if fmt not in ("dot", "json"):
-            raise ValueError("fmt must be 'dot' or 'json'")
+            raise _invalid("fmt must be 'dot' or 'json', got %r" % (fmt,))
         return self._h().causalGraph(fmt == "json", bool(as_discovered))
 
     def causal_estimates(self, x, fidelity):
         """Interventional means and standard deviations (two n x (M + Q) matrices) of the causal
-        model at configurations x (n x d) and fidelities (n values)."""
-        xs = _vec(x)
-        s = _vec(fidelity)
-        n = len(s)
+        model at configurations x (n x d, or one configuration of d values) and fidelities (n
+        values, or one for all)."""
+        xs, n = _table(x, self.dimension, "x")
+        s = _fidelities(fidelity, n)
         p = self.num_objectives + self.num_constraints
         mean = self._h().causalMeans(xs, s)
         sd = self._h().causalSds(xs, s)
@@ -527,13 +639,15 @@ class Optimizer:
 
     def save_file(self, path):
         """Writes a checkpoint file atomically."""
-        self._h().saveFile(str(path))
+        self._h().saveFile(_path(path))
 
     # ---- a callback-driven loop ---------------------------------------------------------------
     def optimize(self, f):
         """Runs the ask/tell loop until the budget is spent, calling ``f(x, fidelity)`` for each
-        suggestion. f returns the objective values, or a pair (objectives, constraints); an
-        exception from f marks the evaluation as failed and is raised again. Returns pareto()."""
+        suggestion. f returns the objective values; on a problem with constraints, the pair
+        (objectives, constraints); or a dict with any of "objectives", "constraints" and
+        "indicators". An exception from f, or a result the library refuses, marks the evaluation
+        as failed and is raised again. Returns pareto()."""
         while not self.done():
             try:
                 s = self.suggest()
@@ -546,10 +660,24 @@ class Optimizer:
             except BaseException:
                 self.fail(s.ticket)
                 raise
-            if isinstance(result, tuple) and len(result) == 2 and not isinstance(result[0], (int, float)):
-                self.observe(s.ticket, result[0], result[1])
-            else:
-                self.observe(s.ticket, result)
+            try:
+                if isinstance(result, dict):
+                    unknown = sorted(set(result) - {"objectives", "constraints", "indicators"})
+                    if unknown:
+                        raise _invalid("the evaluation returned unknown key(s) %s (known: objectives, "
+                                       "constraints, indicators)" % ", ".join(map(str, unknown)))
+                    self.observe(s.ticket, result.get("objectives"), result.get("constraints"),
+                                 result.get("indicators"))
+                elif self.num_constraints > 0:
+                    if not (isinstance(result, (tuple, list)) and len(result) == 2):
+                        raise _invalid("on a problem with constraints, f returns (objectives, constraints) "
+                                       "or a dict")
+                    self.observe(s.ticket, result[0], result[1])
+                else:
+                    self.observe(s.ticket, result)
+            except RescueError:
+                self.fail(s.ticket)
+                raise
         return self.pareto()
 
 
