@@ -4,8 +4,10 @@
 !! - Every function returning a status returns integer(c_int); compare with RESCUE_OK.
 !!   The status, option-kind, sense and version constants are generated from rescue.h
 !!   at build time (rescue_constants.inc), so they cannot drift from the C header.
-!! - Functions taking strings accept ordinary Fortran character values (the NUL terminator
-!!   is added here); functions returning strings return character(:), allocatable.
+!! - Functions taking strings accept ordinary Fortran character values: trailing blanks are
+!!   dropped, as Fortran compares strings ('a' == 'a   '), and the NUL terminator is added
+!!   here; functions returning strings return character(:), allocatable. (The c_rescue_*
+!!   interfaces are the raw C calls and take NUL-terminated text.)
 !! - Arrays of several points are point-major: x(d, n) in Fortran is the C layout a[i*d + j].
 !! - rescue_problem_set_seed takes the C unsigned int as integer(c_int) (same bits).
 module rescue
@@ -227,6 +229,19 @@ module rescue
       integer(c_int) :: rescue_suggest
     end function
 
+    !> Up to q suggestions at once: x(d, q), s(q), tickets(q); count receives how many were made.
+    function rescue_suggest_batch(opt, q, x, d, s, tickets, count) bind(C, name="rescue_suggest_batch")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: opt
+      integer(c_int), value :: q
+      real(c_double), intent(out) :: x(*)
+      integer(c_int), value :: d
+      real(c_double), intent(out) :: s(*)
+      integer(c_int), intent(out) :: tickets(*)
+      integer(c_int), intent(out) :: count
+      integer(c_int) :: rescue_suggest_batch
+    end function
+
     !> Pass c_null_ptr-free arrays: g may be any array when q = 0. Indicators are optional
     !! in C (z = NULL, k = 0); use rescue_observe_z to pass them.
     function rescue_observe_c(opt, ticket, y, m, g, q, z, k) bind(C, name="rescue_observe")
@@ -377,7 +392,7 @@ module rescue
     end function
 
     !> format RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON; as_discovered 0 or 1. Call with buffer
-    !! c_null_ptr and capacity 0 for the length, or use rescue_causal_graph_string.
+    !! c_null_ptr and capacity 0 for the length, or use rescue_causal_graph_text.
     function rescue_causal_graph(opt, format, as_discovered, buffer, capacity, length) bind(C, name="rescue_causal_graph")
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), value :: opt
@@ -676,11 +691,12 @@ contains
 
   ! ---- string helpers ---------------------------------------------------------------------------
 
-  !> A Fortran string as a NUL-terminated C string (trailing blanks are kept: names are exact).
+  !> A Fortran string as a NUL-terminated C string, trailing blanks dropped (a name held in a
+  !! longer character variable is the same name).
   pure function c_str(s) result(r)
     character(*), intent(in) :: s
-    character(kind=c_char, len=len(s) + 1) :: r
-    r = s // c_null_char
+    character(kind=c_char, len=len_trim(s) + 1) :: r
+    r = trim(s) // c_null_char
   end function
 
   !> Copies a NUL-terminated C string; a NULL pointer gives "".
@@ -914,14 +930,17 @@ contains
     type(c_ptr), intent(in) :: opt
     integer(c_int), intent(in) :: ticket
     real(c_double), intent(in) :: y(:), g(:)
-    real(c_double), intent(in), optional, target :: z(:)
+    real(c_double), intent(in), optional :: z(:)
     integer(c_int) :: status
     real(c_double) :: gbuf(max(1, size(g)))
+    ! z may be a strided section (zlog(i, :)); C reads k consecutive values, so it is copied.
+    real(c_double), allocatable, target :: zbuf(:)
     gbuf(1:size(g)) = g
     if (present(z)) then
       if (size(z) > 0) then
+        zbuf = z
         status = rescue_observe_c(opt, ticket, y, int(size(y), c_int), gbuf, int(size(g), c_int), &
-                                  c_loc(z(1)), int(size(z), c_int))
+                                  c_loc(zbuf(1)), int(size(z), c_int))
         return
       end if
     end if
@@ -933,14 +952,16 @@ contains
     type(c_ptr), intent(in) :: opt
     real(c_double), intent(in) :: x(:), y(:), g(:)
     real(c_double), intent(in) :: s
-    real(c_double), intent(in), optional, target :: z(:)
+    real(c_double), intent(in), optional :: z(:)
     integer(c_int) :: status
     real(c_double) :: gbuf(max(1, size(g)))
+    real(c_double), allocatable, target :: zbuf(:)
     gbuf(1:size(g)) = g
     if (present(z)) then
       if (size(z) > 0) then
+        zbuf = z
         status = rescue_observe_at_c(opt, x, int(size(x), c_int), s, y, int(size(y), c_int), gbuf, &
-                                     int(size(g), c_int), c_loc(z(1)), int(size(z), c_int))
+                                     int(size(g), c_int), c_loc(zbuf(1)), int(size(z), c_int))
         return
       end if
     end if
@@ -998,7 +1019,7 @@ contains
     character(*), intent(in) :: text
     type(c_ptr), intent(out) :: out
     integer(c_int) :: status
-    status = rescue_load_c(c_str(text), int(len(text), c_size_t), out)
+    status = rescue_load_c(text // c_null_char, int(len(text), c_size_t), out)
   end function
 
   function rescue_save_file(opt, path) result(status)
@@ -1017,10 +1038,57 @@ contains
 
   ! ---- causal model and journal ------------------------------------------------------------------
 
-  ! The causal-model functions (rescue_set_dag, rescue_constrain_edge, rescue_causal_graph,
-  ! rescue_causal_estimates, rescue_problem_sample_observational) are declared above with their C
-  ! arguments; the string arguments of c_rescue_set_dag and c_rescue_constrain_edge take
-  ! NUL-terminated text, e.g. c_rescue_set_dag(opt, json // c_null_char).
+  ! rescue_causal_graph, rescue_causal_estimates and rescue_problem_sample_observational are
+  ! declared above with their C arguments.
+
+  !> Replaces causal discovery with a DAG given as JSON text ({"edges": [{"from": "a", "to":
+  !! "b"}, ...]}, as rescue_causal_graph_text writes it), used from the next suggestion on.
+  function rescue_set_dag(opt, json) result(status)
+    type(c_ptr), intent(in) :: opt
+    character(*), intent(in) :: json
+    integer(c_int) :: status
+    status = c_rescue_set_dag(opt, c_str(json))
+  end function
+
+  !> Goes back to causal discovery after rescue_set_dag.
+  function rescue_clear_dag(opt) result(status)
+    type(c_ptr), intent(in) :: opt
+    integer(c_int) :: status
+    status = c_rescue_clear_dag(opt, c_null_ptr)
+  end function
+
+  !> Requires (kind RESCUE_EDGE_REQUIRED) or forbids (RESCUE_EDGE_FORBIDDEN) the edge from -> to.
+  function rescue_constrain_edge(opt, from, to, kind) result(status)
+    type(c_ptr), intent(in) :: opt
+    character(*), intent(in) :: from, to
+    integer(c_int), intent(in) :: kind
+    integer(c_int) :: status
+    status = c_rescue_constrain_edge(opt, c_str(from), c_str(to), kind)
+  end function
+
+  !> The causal graph as text: format RESCUE_GRAPH_DOT or RESCUE_GRAPH_JSON, as_discovered 0 (the
+  !! DAG the equations are fitted on) or 1 (the graph as discovery produced it).
+  function rescue_causal_graph_text(opt, format, as_discovered, text) result(status)
+    type(c_ptr), intent(in) :: opt
+    integer(c_int), intent(in) :: format, as_discovered
+    character(:), allocatable, intent(out) :: text
+    integer(c_int) :: status
+    integer(c_size_t) :: length, capacity
+    character(kind=c_char), allocatable, target :: buf(:)
+    integer :: i
+    text = ''
+    status = rescue_causal_graph(opt, format, as_discovered, c_null_ptr, 0_c_size_t, length)
+    if (status /= RESCUE_OK) return
+    capacity = length + 1
+    allocate(buf(capacity))
+    status = rescue_causal_graph(opt, format, as_discovered, c_loc(buf(1)), capacity, length)
+    if (status /= RESCUE_OK) return
+    deallocate(text)
+    allocate(character(length) :: text)
+    do i = 1, int(length)
+      text(i:i) = buf(i)
+    end do
+  end function
 
   !> Starts a crash-safe journal at path (see rescue.h).
   function rescue_journal_open(opt, path) result(status)

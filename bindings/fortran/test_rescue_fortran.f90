@@ -50,6 +50,8 @@ program test_rescue_fortran
 
   call categorical_option()
   call prior_weights_of_a_faithful_model()
+  call causal_model_through_strings()
+  call indicators_from_an_array_section()
 
   ! Bad input: the status and the library's own message.
   st = rescue_problem_builtin('no-such-problem', problem)
@@ -301,6 +303,71 @@ contains
     end do
     call expect(rescue_prior_weights(o, a, 2_c_int, w, used) == RESCUE_OK, 'prior weights: '//rescue_errmsg(o))
     call expect(all(abs(a - 1) < 0.3d0) .and. used == 1 .and. w > 0, 'a faithful causal model is taken near face value')
+    call rescue_destroy(o)
+  end subroutine
+
+  !> The causal model through the module's string functions: JSON and names as plain Fortran
+  !> strings, names held in longer (blank-padded) variables.
+  subroutine causal_model_through_strings()
+    type(c_ptr) :: p, o
+    real(c_double) :: rows(6, 150)
+    character(:), allocatable :: graph
+    character(len=16) :: from, to
+    call expect(rescue_problem_builtin('healthcare', p) == RESCUE_OK, 'healthcare')
+    call expect(rescue_problem_set_seed(p, 3_c_int) == RESCUE_OK, 'seed')
+    call expect(rescue_problem_sample_observational(p, 150_c_int, 5_c_int, rows, 6_c_int) == RESCUE_OK, 'sample')
+    call expect(rescue_create(p, o) == RESCUE_OK, 'create')
+    call rescue_problem_free(p)
+    call expect(rescue_causal_graph_text(o, RESCUE_GRAPH_DOT, 0_c_int, graph) == RESCUE_ERR_INVALID_STATE, &
+                'no graph before any data')
+    call expect(rescue_add_observational(o, rows, 150_c_int, 6_c_int) == RESCUE_OK, 'logs: '//rescue_errmsg(o))
+    call expect(rescue_causal_graph_text(o, RESCUE_GRAPH_DOT, 0_c_int, graph) == RESCUE_OK, 'graph: '//rescue_errmsg(o))
+    call expect(graph(1:7) == 'digraph' .and. index(graph, '"Aspirin" -> "PSA"') > 0, 'the learned graph: '//graph)
+    call expect(rescue_causal_graph_text(o, RESCUE_GRAPH_JSON, 1_c_int, graph) == RESCUE_OK &
+                .and. index(graph, '"directed"') > 0, 'the graph as discovered, as JSON')
+    call expect(rescue_set_dag(o, '{"edges": [{"from": "BMI", "to": "Statin"}, {"from": "Statin", "to": "PSA"}]}') &
+                == RESCUE_OK, 'a DAG of my own: '//rescue_errmsg(o))
+    call expect(rescue_causal_graph_text(o, RESCUE_GRAPH_DOT, 0_c_int, graph) == RESCUE_OK, 'graph')
+    call expect(index(graph, '"Statin" -> "PSA"') > 0 .and. index(graph, '"Aspirin" -> "PSA"') == 0, 'my DAG: '//graph)
+    call expect(rescue_set_dag(o, '{"edges": [{"from": "PSA", "to": "BMI"}]}') == RESCUE_ERR_INVALID_ARGUMENT, &
+                'an edge into an option is refused')
+    call expect(rescue_clear_dag(o) == RESCUE_OK, 'back to discovery')
+    from = 'Aspirin'
+    to = 'PSA'
+    call expect(rescue_constrain_edge(o, from, to, RESCUE_EDGE_FORBIDDEN) == RESCUE_OK, &
+                'blank-padded names: '//rescue_errmsg(o))
+    call expect(rescue_causal_graph_text(o, RESCUE_GRAPH_DOT, 0_c_int, graph) == RESCUE_OK, 'graph')
+    call expect(index(graph, '"Aspirin" -> "PSA"') == 0 .and. index(graph, '"BMI"') > 0, 'a forbidden edge is gone: '//graph)
+    call expect(rescue_constrain_edge(o, 'Nope', 'PSA', RESCUE_EDGE_REQUIRED) == RESCUE_ERR_UNKNOWN_NAME, 'unknown name')
+    call rescue_destroy(o)
+  end subroutine
+
+  !> Indicators passed as a strided section (a row of a log kept variable by variable) arrive as
+  !> the section's values.
+  subroutine indicators_from_an_array_section()
+    type(c_ptr) :: p, o
+    integer(c_int) :: t
+    real(c_double) :: xx(1), ss, g(0), zlog(2, 2)
+    character(:), allocatable :: saved
+    call expect(rescue_problem_new(p) == RESCUE_OK, 'new problem')
+    call expect(rescue_problem_add_option(p, 'a', 0.0_c_double, 1.0_c_double, RESCUE_CONTINUOUS) == RESCUE_OK, 'a')
+    call expect(rescue_problem_add_objective(p, 'f', RESCUE_MINIMIZE) == RESCUE_OK, 'f')
+    call expect(rescue_problem_add_indicator(p, 'z1') == RESCUE_OK, 'z1')
+    call expect(rescue_problem_add_indicator(p, 'z2') == RESCUE_OK, 'z2')
+    call expect(rescue_problem_set_strategy(p, 'random') == RESCUE_OK, 'strategy')
+    call expect(rescue_problem_set_budget(p, 10d0) == RESCUE_OK, 'budget')
+    call expect(rescue_create(p, o) == RESCUE_OK, 'create')
+    call rescue_problem_free(p)
+    zlog = reshape([0.4375d0, 0.8125d0, 0.5625d0, 0.6875d0], [2, 2])
+    call expect(rescue_suggest(o, xx, 1_c_int, ss, t) == RESCUE_OK, 'suggest')
+    call expect(rescue_observe(o, t, [1d0], g, zlog(1, :)) == RESCUE_OK, 'observe: '//rescue_errmsg(o))
+    call expect(rescue_observe_at(o, [0.5d0], 1d0, [2d0], g, zlog(2, :)) == RESCUE_OK, 'observe at: '//rescue_errmsg(o))
+    call expect(rescue_save_string(o, saved) == RESCUE_OK, 'save')
+    ! Rows (0.4375, 0.5625) and (0.8125, 0.6875): read as consecutive memory they would be
+    ! (0.4375, 0.8125) and (0.8125, 0.5625).
+    call expect(index(saved, '0.4375,' // new_line('a')) > 0 .and. index(saved, '0.8125,' // new_line('a')) > 0 &
+                .and. index(saved, '0.5625' // new_line('a')) > 0 .and. index(saved, '0.6875' // new_line('a')) > 0 &
+                .and. index(saved, '0.5625,') == 0, 'indicators of a strided section')
     call rescue_destroy(o)
   end subroutine
 
