@@ -37,12 +37,13 @@ rescue_condition <- function(status, message, call = NULL) {
 
 .code <- function(value, table, what) {
   if (is.character(value)) {
-    if (!value %in% names(table))
+    if (length(value) != 1 || !value %in% names(table))
       stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
-                            sprintf("unknown %s '%s' (known: %s)", what, value, paste(names(table), collapse = ", "))))
+                            sprintf("unknown %s '%s' (known: %s)", what, paste(value, collapse = "', '"),
+                                    paste(names(table), collapse = ", "))))
     return(table[[value]])
   }
-  as.integer(value)
+  .int1(value, what)
 }
 
 # A scalar argument of the library as one double. The native layer reads only a vector's first
@@ -51,6 +52,21 @@ rescue_condition <- function(status, message, call = NULL) {
   if (!(is.numeric(v) || is.logical(v)) || length(v) != 1)
     stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], sprintf("%s must be one number", what)))
   as.numeric(v)
+}
+
+# A whole number for an int argument (a ticket, a seed, a status): the native layer reads an empty
+# vector past its end.
+.int1 <- function(v, what) {
+  if (!is.numeric(v) || length(v) != 1 || is.na(v) || v != round(v) || abs(v) > .Machine$integer.max)
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], sprintf("%s must be one whole number", what)))
+  as.integer(v)
+}
+
+# One string for a name, key or path (not NA, which the native layer would read as "NA").
+.str1 <- function(v, what) {
+  if (!(is.character(v) || is.factor(v)) || length(v) != 1 || is.na(v))
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]], sprintf("%s must be one string", what)))
+  as.character(v)
 }
 
 # The fidelity of a problem: c(lower, upper, target) or list(levels = ..., target = ...).
@@ -84,7 +100,7 @@ rescue_condition <- function(status, message, call = NULL) {
 rescue_version <- function() versionString()
 
 #' A human-readable name for a status code.
-rescue_status_string <- function(status) statusString(as.integer(status))
+rescue_status_string <- function(status) statusString(.int1(status, "a status"))
 
 #' The names of the known strategies.
 rescue_strategies <- function() {
@@ -117,7 +133,7 @@ rescue_parameters <- function() {
 }
 
 #' The value of a strategy parameter on a problem: the one set, or its default.
-rescue_get_param <- function(problem, key) .rescue(Problem_getParam(.handle(problem), key))
+rescue_get_param <- function(problem, key) .rescue(Problem_getParam(.handle(problem), .str1(key, "a parameter's name")))
 
 #' Exact hypervolume of the rows of `points` (all objectives minimized) against `reference`.
 rescue_hypervolume <- function(points, reference) {
@@ -149,9 +165,9 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
   ptr <- p$ptr
   if (!is.null(options)) {
     options <- as.data.frame(options, stringsAsFactors = FALSE)
-    if (is.null(options$kind)) options$kind <- "continuous"
+    if (is.null(options$kind)) options$kind <- rep("continuous", nrow(options))
     for (i in seq_len(nrow(options)))
-      .rescue(Problem_addOption(ptr, options$name[i], .number(options$lower[i], sprintf("the lower bound of '%s'", options$name[i])),
+      .rescue(Problem_addOption(ptr, .str1(options$name[i], "an option's name"), .number(options$lower[i], sprintf("the lower bound of '%s'", options$name[i])),
                                 .number(options$upper[i], sprintf("the upper bound of '%s'", options$name[i])),
                                 .code(options$kind[i], .kinds, "option kind")))
   }
@@ -159,25 +175,25 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
     stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
                           "categorical must be a named list: list(name = c(\"level\", ...), ...)"))
   for (name in names(categorical))
-    .rescue(Problem_addCategorical(ptr, name, as.character(categorical[[name]])))
+    .rescue(Problem_addCategorical(ptr, name, vapply(categorical[[name]], .str1, "", sprintf("a level of '%s'", name))))
   .set_fidelity(ptr, fidelity)
   if (!is.null(cost_rate)) .rescue(Problem_setCostExponential(ptr, .number(cost_rate, "cost_rate")))
   if (!is.null(cost_levels)) .rescue(Problem_setCostLevels(ptr, as.numeric(cost_levels)))
   senses <- if (is.null(names(objectives))) setNames(rep("min", length(objectives)), objectives) else objectives
-  for (name in names(senses)) .rescue(Problem_addObjective(ptr, name, .code(senses[[name]], .senses, "objective sense")))
+  for (name in names(senses)) .rescue(Problem_addObjective(ptr, .str1(name, "an objective's name"), .code(senses[[name]], .senses, "objective sense")))
   for (con in constraints)
-    .rescue(Problem_addConstraint(ptr, con[[1]], .number(con[[2]], sprintf("the threshold of '%s'", con[[1]])), .code(con[[3]], .constraint_senses, "constraint sense")))
-  for (name in indicators) .rescue(Problem_addIndicator(ptr, name))
+    .rescue(Problem_addConstraint(ptr, .str1(con[[1]], "a constraint's name"), .number(con[[2]], sprintf("the threshold of '%s'", con[[1]])), .code(con[[3]], .constraint_senses, "constraint sense")))
+  for (name in indicators) .rescue(Problem_addIndicator(ptr, .str1(name, "an indicator's name")))
   .configure(p, seed, strategy, budget, initial_budget, params, reference_point)
 }
 
 .configure <- function(p, seed, strategy, budget, initial_budget, params, reference_point) {
   ptr <- p$ptr
-  if (!is.null(seed)) .rescue(Problem_setSeed(ptr, as.integer(seed)))
-  if (!is.null(strategy)) .rescue(Problem_setStrategy(ptr, strategy))
+  if (!is.null(seed)) .rescue(Problem_setSeed(ptr, .int1(seed, "the seed")))
+  if (!is.null(strategy)) .rescue(Problem_setStrategy(ptr, .str1(strategy, "the strategy")))
   if (!is.null(budget)) .rescue(Problem_setBudget(ptr, .number(budget, "budget")))
   if (!is.null(initial_budget)) .rescue(Problem_setInitialBudget(ptr, .number(initial_budget, "initial_budget")))
-  for (key in names(params)) .rescue(Problem_setParam(ptr, key, .number(params[[key]], sprintf("parameter '%s'", key))))
+  for (key in names(params)) .rescue(Problem_setParam(ptr, .str1(key, "a parameter's name"), .number(params[[key]], sprintf("parameter '%s'", key))))
   if (!is.null(reference_point)) .rescue(Problem_setReferencePoint(ptr, as.numeric(reference_point)))
   p
 }
@@ -185,7 +201,7 @@ rescue_problem <- function(options = NULL, objectives, fidelity = NULL, constrai
 #' A built-in benchmark problem ("branin-currin", "park", "healthcare", "robot-standin").
 rescue_builtin_problem <- function(name, seed = NULL, strategy = NULL, budget = NULL, initial_budget = NULL,
                                    params = list(), fidelity = NULL) {
-  p <- .wrap(.rescue(Problem(name)), "rescue_problem")
+  p <- .wrap(.rescue(Problem(.str1(name, "a built-in problem's name"))), "rescue_problem")
   .set_fidelity(p$ptr, fidelity)
   .configure(p, seed, strategy, budget, initial_budget, params, NULL)
 }
@@ -234,10 +250,10 @@ rescue_optimizer <- function(problem) {
 }
 
 #' An optimizer restored from a checkpoint text.
-rescue_load <- function(text) .adopt(.rescue(Optimizer_load(text)))
+rescue_load <- function(text) .adopt(.rescue(Optimizer_load(.str1(text, "a checkpoint text"))))
 
 #' An optimizer restored from a checkpoint file.
-rescue_load_file <- function(path) .adopt(.rescue(Optimizer_loadFile(path.expand(path))))
+rescue_load_file <- function(path) .adopt(.rescue(Optimizer_loadFile(path.expand(.str1(path, "a path")))))
 
 #' Frees the optimizer now; a second close is harmless.
 close.rescue_optimizer <- function(con, ...) {
@@ -317,7 +333,7 @@ rescue_suggest <- function(opt) {
 
 #' Reports the results of a pending ticket.
 rescue_observe <- function(opt, ticket, objectives, constraints = numeric(0), indicators = numeric(0)) {
-  invisible(.rescue(Optimizer_observe(.handle(opt), as.integer(ticket), as.numeric(objectives),
+  invisible(.rescue(Optimizer_observe(.handle(opt), .int1(ticket, "a ticket"), as.numeric(objectives),
                                       as.numeric(constraints), as.numeric(indicators))))
 }
 
@@ -327,8 +343,8 @@ rescue_observe_at <- function(opt, x, fidelity, objectives, constraints = numeri
                                         as.numeric(constraints), as.numeric(indicators))))
 }
 
-rescue_cancel <- function(opt, ticket) invisible(.rescue(Optimizer_cancel(.handle(opt), as.integer(ticket))))
-rescue_fail <- function(opt, ticket) invisible(.rescue(Optimizer_fail(.handle(opt), as.integer(ticket))))
+rescue_cancel <- function(opt, ticket) invisible(.rescue(Optimizer_cancel(.handle(opt), .int1(ticket, "a ticket"))))
+rescue_fail <- function(opt, ticket) invisible(.rescue(Optimizer_fail(.handle(opt), .int1(ticket, "a ticket"))))
 rescue_pending <- function(opt) .rescue(Optimizer_pending(.handle(opt)))
 rescue_done <- function(opt) .rescue(Optimizer_done(.handle(opt)))
 
@@ -560,7 +576,7 @@ rescue_add_observational <- function(opt, rows) {
 rescue_save <- function(opt) .rescue(Optimizer_save(.handle(opt)))
 
 #' Writes a checkpoint file atomically.
-rescue_save_file <- function(opt, path) invisible(.rescue(Optimizer_saveFile(.handle(opt), path.expand(path))))
+rescue_save_file <- function(opt, path) invisible(.rescue(Optimizer_saveFile(.handle(opt), path.expand(.str1(path, "a path")))))
 
 #' Runs the ask/tell loop until the budget is spent, calling `f(x, fidelity)` for each
 #' suggestion, `x` named after the options; f returns the objective values, or a list: either
@@ -601,10 +617,10 @@ rescue_optimize <- function(f, problem, progress = NULL) {
 }
 
 #' Starts a crash-safe journal: every state change is synced to the file before it returns.
-rescue_journal_open <- function(opt, path) invisible(.rescue(Optimizer_journalOpen(.handle(opt), path.expand(path))))
+rescue_journal_open <- function(opt, path) invisible(.rescue(Optimizer_journalOpen(.handle(opt), path.expand(.str1(path, "a path")))))
 
 #' Detaches the journal; the file stays resumable.
 rescue_journal_close <- function(opt) invisible(.rescue(Optimizer_journalClose(.handle(opt))))
 
 #' An optimizer rebuilt from a journal (which stays attached).
-rescue_journal_resume <- function(path) .adopt(.rescue(Optimizer_journalResume(path.expand(path))))
+rescue_journal_resume <- function(path) .adopt(.rescue(Optimizer_journalResume(path.expand(.str1(path, "a path")))))

@@ -101,6 +101,37 @@ test_that("scalar arguments take integers and refuse anything but one number", {
   expect_equal(status(own(fidelity = c(1, 10))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(own(fidelity = list(levels = c(1, 2), target = c(2, 2)))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(own(constraints = list(list("g", 1:2, "<=")))), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  # Names, keys, paths, tickets and seeds: one value, not NA (an empty vector was read past its end).
+  invalid <- RESCUE_STATUS[["INVALID_ARGUMENT"]]
+  for (bad in list(character(0), NA_character_, c("healthcare", "park")))
+    expect_equal(status(rescue_builtin_problem(bad)), invalid)
+  for (bad in list(integer(0), NA, 2.5, c(1, 2))) expect_equal(status(own(seed = bad)), invalid)
+  expect_equal(status(own(strategy = character(0))), invalid)
+  expect_equal(status(rescue_problem(data.frame(name = NA_character_, lower = 0, upper = 1), "f")), invalid)
+  expect_equal(status(rescue_problem(data.frame(name = "a", lower = 0, upper = 1), c("f", NA))), invalid)
+  expect_equal(status(own(categorical = list(c = c("x", NA)))), invalid)
+  expect_equal(status(own(constraints = list(list("g", 1, c("<=", ">="))))), invalid)
+  expect_equal(status(rescue_problem(data.frame(name = character(0), lower = numeric(0), upper = numeric(0)), "f")),
+               RESCUE_STATUS[["OK"]])
+  h <- rescue_builtin_problem("healthcare")
+  expect_equal(status(rescue_get_param(h, character(0))), invalid)
+  opt <- rescue_optimizer(h)
+  s <- rescue_suggest(opt)
+  for (bad in list(integer(0), NA_integer_, 1.5, c(s$ticket, s$ticket))) {
+    expect_equal(status(rescue_cancel(opt, bad)), invalid)
+    expect_equal(status(rescue_fail(opt, bad)), invalid)
+    expect_equal(status(rescue_observe(opt, bad, c(1, 1), 0)), invalid)
+  }
+  expect_equal(rescue_pending(opt), s$ticket)
+  for (bad in list(character(0), NA_character_)) {
+    expect_equal(status(rescue_save_file(opt, bad)), invalid)
+    expect_equal(status(rescue_journal_open(opt, bad)), invalid)
+    expect_equal(status(rescue_load_file(bad)), invalid)
+    expect_equal(status(rescue_load(bad)), invalid)
+  }
+  expect_equal(status(rescue_status_string(integer(0))), invalid)
+  close(opt)
+  close(h)
 })
 
 test_that("close frees deterministically, twice is harmless, the finalizer frees the rest", {
