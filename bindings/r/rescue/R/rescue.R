@@ -581,7 +581,8 @@ rescue_save_file <- function(opt, path) invisible(.rescue(Optimizer_saveFile(.ha
 #' Runs the ask/tell loop until the budget is spent, calling `f(x, fidelity)` for each
 #' suggestion, `x` named after the options; f returns the objective values, or a list: either
 #' list(objectives, constraints) by position or any of `objectives`, `constraints` and
-#' `indicators` by name. An error in f marks the evaluation as failed and is signalled again.
+#' `indicators` by name. An error in f, or a result the library refuses, marks the evaluation as
+#' failed and is signalled again.
 #' `problem` is a rescue_problem (an optimizer is created and closed) or a rescue_optimizer.
 #' `progress`, when given, is called as progress(opt) after every observation. Returns
 #' rescue_pareto().
@@ -596,21 +597,22 @@ rescue_optimize <- function(f, problem, progress = NULL) {
     })
     if (is.null(s)) break
     y <- withCallingHandlers(f(setNames(s$x, names_x), s$fidelity), error = function(e) rescue_fail(opt, s$ticket))
-    if (!is.list(y)) {
-      rescue_observe(opt, s$ticket, y)
-    } else if (is.null(names(y))) {
-      rescue_observe(opt, s$ticket, y[[1]], if (length(y) > 1) y[[2]] else numeric(0))
-    } else {
-      unknown <- setdiff(names(y), c("objectives", "constraints", "indicators"))
-      if (length(unknown)) {
-        rescue_fail(opt, s$ticket)
-        stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
-                              paste0("the evaluation returned unknown element(s) ", paste(unknown, collapse = ", "),
-                                     " (known: objectives, constraints, indicators)")))
+    # A result the library refuses (wrong sizes, NA) fails the evaluation rather than leaving it pending.
+    withCallingHandlers({
+      if (!is.list(y)) {
+        rescue_observe(opt, s$ticket, y)
+      } else if (is.null(names(y))) {
+        rescue_observe(opt, s$ticket, y[[1]], if (length(y) > 1) y[[2]] else numeric(0))
+      } else {
+        unknown <- setdiff(names(y), c("objectives", "constraints", "indicators"))
+        if (length(unknown))
+          stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                                paste0("the evaluation returned unknown element(s) ", paste(unknown, collapse = ", "),
+                                       " (known: objectives, constraints, indicators)")))
+        rescue_observe(opt, s$ticket, y$objectives, if (is.null(y$constraints)) numeric(0) else y$constraints,
+                       if (is.null(y$indicators)) numeric(0) else y$indicators)
       }
-      rescue_observe(opt, s$ticket, y$objectives, if (is.null(y$constraints)) numeric(0) else y$constraints,
-                     if (is.null(y$indicators)) numeric(0) else y$indicators)
-    }
+    }, rescue_error = function(e) rescue_fail(opt, s$ticket))
     if (!is.null(progress)) progress(opt)
   }
   rescue_pareto(opt)

@@ -203,6 +203,14 @@ test_that("rescue_optimize takes constraints and indicators by name and reports 
   expect_error(rescue_optimize(function(x, s) list(objectives = c(0, 0), constraint = 1), opt), "unknown element")
   expect_equal(nrow(rescue_observations(opt)), 1)
   expect_true(rescue_observations(opt)$failed[1])
+  # A result the library refuses (one objective of two, NA) fails the evaluation too.
+  for (bad in list(function(x, s) 1, function(x, s) list(objectives = c(NA, 1), constraints = 0))) {
+    e <- tryCatch(rescue_optimize(bad, opt), rescue_error = function(e) e)
+    expect_s3_class(e, "rescue_error")
+    expect_equal(rescue_pending(opt), integer(0))
+    expect_true(tail(rescue_observations(opt)$failed, 1))
+  }
+  expect_equal(nrow(rescue_observations(opt)), 3)
 })
 
 test_that("a journal resumes where the run stopped", {
