@@ -310,6 +310,9 @@ RESCUE_CS_ARRAY(double, DoubleVector, double)
 RESCUE_CS_ARRAY(int, IntVector, int)
 %template(StringVector) std::vector<std::string>;
 RESCUE_CS_ARRAY(std::string, StringVector, string)
+/* Marshalling ends a string at its first NUL, so one holding a NUL would reach the library as a
+ * shorter, different name or path: refused here, as rescue.hpp refuses it for the other bindings. */
+%typemap(csin, pre="    if ($csinput != null && $csinput.IndexOf('\\0') >= 0)\n      throw new global::Rescue.RescueException(Library.RESCUE_ERR_INVALID_ARGUMENT, \"a name, path or text holds a NUL character\");") const std::string& "$csinput"
 
 %rename("%(firstuppercase)s", %$isfunction) "";
 %rename("%(firstuppercase)s", %$ismember, %$isvariable) "";
@@ -321,8 +324,9 @@ RESCUE_CS_ARRAY(std::string, StringVector, string)
 %typemap(cscode) rescue_binding::Optimizer %{
   /// <summary>
   /// Runs the ask/tell loop until the budget is spent, calling the simulator (configuration,
-  /// fidelity) -> objective values for each suggestion. An exception from the simulator marks
-  /// the evaluation as failed and is thrown again. Returns the Pareto set at the end.
+  /// fidelity) -> objective values for each suggestion. An exception from the simulator, or a
+  /// result the library refuses, marks the evaluation as failed and is thrown again. Returns
+  /// the Pareto set at the end.
   /// </summary>
   public ParetoSet Optimize(global::System.Func<double[], double, double[]> simulator) {
     while (!Done()) {
@@ -339,7 +343,12 @@ RESCUE_CS_ARRAY(std::string, StringVector, string)
         Fail(s.Ticket);
         throw;
       }
-      Observe(s.Ticket, y);
+      try {
+        Observe(s.Ticket, y);
+      } catch (RescueException) {
+        Fail(s.Ticket);  // a result the library refuses fails the evaluation, not left pending
+        throw;
+      }
     }
     return Pareto();
   }

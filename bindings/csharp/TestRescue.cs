@@ -271,6 +271,19 @@ public static class TestRescue {
         reference = History(opt);
       }
       Check(reference.Count > 15, "the reference run has observations");
+      // A result the library refuses fails the evaluation instead of leaving it pending.
+      using (var opt = new Optimizer(problem)) {
+        ExpectError(() => opt.Optimize((x, s) => new double[] {1.0}), Library.RESCUE_ERR_SIZE_MISMATCH, "objective",
+                    "Optimize with a result of the wrong size");
+        Check(opt.Pending().Length == 0 && opt.NumObservations() == 1 && opt.Observation(0).Failed,
+              "the refused evaluation is failed, not pending");
+      }
+      // A string holding a NUL would be marshalled cut short: it is refused.
+      using (var p = new Problem()) {
+        ExpectError(() => p.AddObjective("f1\0junk", Library.RESCUE_MINIMIZE), Library.RESCUE_ERR_INVALID_ARGUMENT, "NUL",
+                    "a name holding NUL");
+        ExpectError(() => p.SetStrategy("random\0x"), Library.RESCUE_ERR_INVALID_ARGUMENT, "NUL", "a strategy holding NUL");
+      }
       using (var opt = new Optimizer(problem)) {
         ParetoSet front = opt.Optimize((x, s) => problem.Evaluate(x, s).Objectives);
         Check(History(opt).SequenceEqual(reference), "the Optimize helper runs the reference loop");
