@@ -568,6 +568,10 @@ rescue_constrain_edge <- function(opt, from, to, required = TRUE) {
 #' Adds observational data: a matrix or data frame whose columns are the options, the fidelity,
 #' the indicators, the objectives and the constraint metrics, in that order (NA: missing).
 rescue_add_observational <- function(opt, rows) {
+  numeric_or_missing <- function(v) is.numeric(v) || all(is.na(v))
+  if (if (is.data.frame(rows)) !all(vapply(rows, numeric_or_missing, TRUE)) else !numeric_or_missing(rows))
+    stop(rescue_condition(RESCUE_STATUS[["INVALID_ARGUMENT"]],
+                          "observational rows hold numbers (NA: missing); a text or factor column is not read as missing"))
   rows <- as.matrix(rows)
   invisible(.rescue(Optimizer_addObservational(.handle(opt), as.numeric(t(rows)), ncol(rows))))
 }

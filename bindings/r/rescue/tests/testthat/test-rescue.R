@@ -334,6 +334,16 @@ test_that("the causal model: its graph, its estimates, a DAG of one's own and ba
   for (bad in list(NA, -1, 2.5, 2^31, c(1, 2), "7"))
     expect_equal(status(rescue_sample_observational(p, 5, seed = bad)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
   expect_equal(status(rescue_sample_observational(p, 2.5, seed = 5)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  text_column <- as.data.frame(rows)
+  text_column$PSA <- as.character(text_column$PSA)
+  expect_equal(status(rescue_add_observational(opt, text_column)), RESCUE_STATUS[["INVALID_ARGUMENT"]])
+  expect_equal(info$observational, 0)
+  with_missing <- as.data.frame(rows)
+  with_missing$Cancer <- NA
+  other <- rescue_optimizer(p)
+  rescue_add_observational(other, with_missing[1:3, ])
+  expect_equal(rescue_info(other)$observational, 3)
+  close(other)
   rescue_add_observational(opt, rows)
 
   dot <- rescue_causal_graph(opt)
