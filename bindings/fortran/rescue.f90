@@ -13,7 +13,7 @@
 module rescue
   use, intrinsic :: iso_c_binding
   implicit none
-  private :: c_str, f_str
+  private :: c_str, f_str, f_text
 
   include 'rescue_constants.inc'
 
@@ -699,6 +699,18 @@ contains
     r = trim(s) // c_null_char
   end function
 
+  !> The first `length` characters of a buffer the library filled, as a Fortran string.
+  function f_text(buf, length) result(r)
+    character(kind=c_char), intent(in) :: buf(:)
+    integer(c_size_t), intent(in) :: length
+    character(:), allocatable :: r
+    integer :: i
+    allocate(character(length) :: r)
+    do i = 1, int(length)
+      r(i:i) = buf(i)
+    end do
+  end function
+
   !> Copies a NUL-terminated C string; a NULL pointer gives "".
   function f_str(p) result(r)
     type(c_ptr), intent(in) :: p
@@ -995,23 +1007,13 @@ contains
     integer(c_int) :: status
     integer(c_size_t) :: length, capacity
     character(kind=c_char), allocatable, target :: buf(:)
-    integer :: i
+    text = ''
     status = rescue_save(opt, c_null_ptr, 0_c_size_t, length)
-    if (status /= RESCUE_OK) then
-      text = ''
-      return
-    end if
+    if (status /= RESCUE_OK) return
     capacity = length + 1
     allocate(buf(capacity))
     status = rescue_save(opt, c_loc(buf(1)), capacity, length)
-    allocate(character(length) :: text)
-    if (status /= RESCUE_OK) then
-      text = ''
-      return
-    end if
-    do i = 1, int(length)
-      text(i:i) = buf(i)
-    end do
+    if (status == RESCUE_OK) text = f_text(buf, length)
   end function
 
   !> Creates an optimizer from a checkpoint text.
@@ -1075,19 +1077,13 @@ contains
     integer(c_int) :: status
     integer(c_size_t) :: length, capacity
     character(kind=c_char), allocatable, target :: buf(:)
-    integer :: i
     text = ''
     status = rescue_causal_graph(opt, format, as_discovered, c_null_ptr, 0_c_size_t, length)
     if (status /= RESCUE_OK) return
     capacity = length + 1
     allocate(buf(capacity))
     status = rescue_causal_graph(opt, format, as_discovered, c_loc(buf(1)), capacity, length)
-    if (status /= RESCUE_OK) return
-    deallocate(text)
-    allocate(character(length) :: text)
-    do i = 1, int(length)
-      text(i:i) = buf(i)
-    end do
+    if (status == RESCUE_OK) text = f_text(buf, length)
   end function
 
   !> Starts a crash-safe journal at path (see rescue.h).
